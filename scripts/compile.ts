@@ -1,0 +1,152 @@
+/**
+ * Compiles `contracts/` with the pinned solc-js and writes typed artifacts to `src-main/chain/generated/`:
+ * - `contracts.ts`: ABI (`as const`) and creation bytecode of every contract we compile;
+ * - `vendor.ts`: the published PancakeSwap V3, WETH9 and Permit2 artifacts the devnet deploys, taken from npm.
+ * The output is cached by a hash of every input, so a second run with nothing changed returns at once.
+ * Generated files are never edited by hand: change the sources or this script and run `npm run contracts`.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const contractsDir = join(root, 'contracts');
+const outDir = join(root, 'src-main', 'chain', 'generated');
+const require = createRequire(import.meta.url);
+
+/** Published artifacts the devnet deploys unchanged: name -> path inside node_modules. */
+const VENDOR_ARTIFACTS: Record<string, string> = {
+  PancakeV3Factory: '@pancakeswap/v3-core/artifacts/contracts/PancakeV3Factory.sol/PancakeV3Factory.json',
+  PancakeV3Pool: '@pancakeswap/v3-core/artifacts/contracts/PancakeV3Pool.sol/PancakeV3Pool.json',
+  QuoterV2: '@pancakeswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json',
+  SwapRouter: '@pancakeswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json',
+  NonfungiblePositionManager:
+    '@pancakeswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
+  TickLens: '@pancakeswap/v3-periphery/artifacts/contracts/lens/TickLens.sol/TickLens.json',
+  WETH9: '@uniswap/v2-periphery/build/WETH9.json',
+};
+const PERMIT2_SOURCE = '@uniswap/v4-periphery/lib/permit2/test/utils/DeployPermit2.sol';
+const VENDOR_PACKAGES = ['@pancakeswap/v3-core', '@pancakeswap/v3-periphery', '@uniswap/v2-periphery', '@uniswap/v4-periphery'];
+
+function listSol(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return listSol(path);
+      return entry.name.endsWith('.sol') ? [path] : [];
+    })
+    .sort();
+}
+
+function packageVersion(name: string): string {
+  return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+}
+
+function inputHash(sources: Record<string, string>, solcVersion: string): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  hash.update(solcVersion);
+  for (const name of VENDOR_PACKAGES) hash.update(`${name}@${packageVersion(name)}`);
+  for (const [name, content] of Object.entries(sources)) hash.update(`${name}\0${content}\0`);
+  return hash.digest('hex');
+}
+
+/** Resolves an import the way solc asks for it: `@scope/...` from node_modules, anything else under contracts/. */
+function findImport(path: string): { contents: string } | { error: string } {
+  try {
+    const file = path.startsWith('@') ? require.resolve(path) : join(contractsDir, path);
+    return { contents: readFileSync(file, 'utf8') };
+  } catch {
+    return { error: `import not found: ${path}` };
+  }
+}
+
+interface SolcContract {
+  abi: unknown[];
+  evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
+}
+
+function writeAtomically(path: string, content: string): void {
+  writeFileSync(`${path}.tmp`, content);
+  renameSync(`${path}.tmp`, path);
+}
+
+function artifactConst(name: string, abi: unknown, bytecode: string, note: string): string {
+  const hex = bytecode.startsWith('0x') ? bytecode : `0x${bytecode}`;
+  return `/** ${note} */\nexport const ${name} = {\n  abi: ${JSON.stringify(abi)} as const,\n  bytecode: '${hex}' as Hex,\n};\n`;
+}
+
+function compileOurs(sources: Record<string, string>, solc: { compile(input: string, opts: object): string }): string {
+  const input = {
+    language: 'Solidity',
+    sources: Object.fromEntries(Object.entries(sources).map(([name, content]) => [name, { content }])),
+    settings: {
+      optimizer: { enabled: true, runs: 1000 },
+      evmVersion: 'cancun',
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }));
+  const errors = (output.errors ?? []) as { severity: string; formattedMessage: string }[];
+  for (const e of errors.filter((e) => e.severity !== 'error')) process.stderr.write(e.formattedMessage);
+  const fatal = errors.filter((e) => e.severity === 'error');
+  if (fatal.length > 0) {
+    throw new Error(`solc failed:\n${fatal.map((e) => e.formattedMessage).join('\n')}`);
+  }
+  const seen = new Map<string, string>();
+  const parts: string[] = [];
+  for (const [file, contracts] of Object.entries(output.contracts as Record<string, Record<string, SolcContract>>)) {
+    for (const [name, artifact] of Object.entries(contracts)) {
+      const previous = seen.get(name);
+      if (previous !== undefined) {
+        if (previous === JSON.stringify(artifact.abi)) continue;
+        throw new Error(`two different contracts are named ${name}; rename one (second in ${file})`);
+      }
+      seen.set(name, JSON.stringify(artifact.abi));
+      parts.push(artifactConst(name, artifact.abi, artifact.evm.bytecode.object, `${file}:${name}`));
+    }
+  }
+  return parts.join('\n');
+}
+
+function vendorArtifacts(): string {
+  const parts: string[] = [];
+  for (const [name, path] of Object.entries(VENDOR_ARTIFACTS)) {
+    const artifact = JSON.parse(readFileSync(require.resolve(path), 'utf8'));
+    parts.push(artifactConst(name, artifact.abi, artifact.bytecode, `npm ${path}`));
+  }
+  const permit2 = readFileSync(require.resolve(PERMIT2_SOURCE), 'utf8').match(/hex"([0-9a-fA-F]+)"/);
+  if (!permit2?.[1]) throw new Error(`no runtime bytecode found in ${PERMIT2_SOURCE}`);
+  parts.push(
+    `/** Permit2's canonical runtime bytecode (npm ${PERMIT2_SOURCE}); placed at its canonical address. */\n` +
+      `export const PERMIT2_RUNTIME = '0x${permit2[1]}' as Hex;\n`,
+  );
+  return parts.join('\n');
+}
+
+export function compile(): { cached: boolean; ms: number } {
+  const started = performance.now();
+  const sources = Object.fromEntries(
+    listSol(contractsDir).map((file) => [relative(contractsDir, file), readFileSync(file, 'utf8')]),
+  );
+  // Hash with the package version: loading solc itself takes most of a second.
+  const hash = inputHash(sources, packageVersion('solc'));
+  const hashFile = join(outDir, '.hash');
+  if (existsSync(hashFile) && readFileSync(hashFile, 'utf8') === hash) {
+    return { cached: true, ms: performance.now() - started };
+  }
+  const solc = require('solc') as { version(): string; compile(input: string, opts: object): string };
+  mkdirSync(outDir, { recursive: true });
+  const header = `// Generated by scripts/compile.ts from ${'`'}contracts/${'`'} with solc ${solc.version()}. Do not edit.\nimport type { Hex } from 'viem';\n\n`;
+  writeAtomically(join(outDir, 'contracts.ts'), header + compileOurs(sources, solc));
+  writeAtomically(join(outDir, 'vendor.ts'), header + vendorArtifacts());
+  writeAtomically(hashFile, hash);
+  return { cached: false, ms: performance.now() - started };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { cached, ms } = compile();
+  if (!cached) console.log(`contracts compiled in ${Math.round(ms)} ms`);
+}

@@ -1,0 +1,100 @@
+import {
+  ContractDecoder,
+  EdrContext,
+  L1_CHAIN_TYPE,
+  l1GenesisState,
+  l1HardforkFromString,
+  l1ProviderFactory,
+  MineOrdering,
+  type Provider,
+} from '@nomicfoundation/edr';
+import { type Address, type EIP1193RequestFn, hexToBytes } from 'viem';
+
+/** A JSON-RPC error from the EVM, shaped as EIP-1193 asks (viem reads `code`, `message` and `data`). */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+export interface EdrProviderOptions {
+  chainId: number;
+  /** Seconds since the Unix epoch of the genesis block; fixed so the devnet is the same on every start. */
+  genesisTime: bigint;
+  balances: readonly { address: Address; wei: bigint }[];
+  /** Private keys the EVM may sign with for eth_sendTransaction (used by the devnet's own deployment only). */
+  ownedKeys: readonly string[];
+  blockGasLimit: bigint;
+}
+
+export interface EdrProvider {
+  request: EIP1193RequestFn;
+  /** Sends one JSON-RPC request object unchanged and returns the raw response object (for the /rpc passthrough). */
+  raw(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }>;
+}
+
+// EDR allows one context per process; every provider in the process hangs off it.
+let context: Promise<EdrContext> | undefined;
+
+function edrContext(): Promise<EdrContext> {
+  context ??= (async () => {
+    const ctx = new EdrContext();
+    await ctx.registerProviderFactory(L1_CHAIN_TYPE, l1ProviderFactory());
+    return ctx;
+  })();
+  return context;
+}
+
+/**
+ * Starts an in-process EVM (Hardhat's EDR, hardfork prague, automine) and wraps it as an EIP-1193 provider that
+ * viem's `custom` transport accepts.
+ */
+export async function createEdrProvider(options: EdrProviderOptions): Promise<EdrProvider> {
+  const ctx = await edrContext();
+  const hardfork = 'prague';
+  const provider: Provider = await ctx.createProvider(
+    L1_CHAIN_TYPE,
+    {
+      allowBlocksWithSameTimestamp: false,
+      allowUnlimitedContractSize: false,
+      bailOnCallFailure: false,
+      bailOnTransactionFailure: false,
+      chainId: BigInt(options.chainId),
+      coinbase: hexToBytes('0x0000000000000000000000000000000000000000'),
+      defaultTransactionGasLimit: 30_000_000n,
+      genesisState: [
+        ...l1GenesisState(l1HardforkFromString(hardfork)),
+        ...options.balances.map(({ address, wei }) => ({ address: hexToBytes(address), balance: wei })),
+      ],
+      hardfork,
+      initialBaseFeePerGas: 1_000_000_000n,
+      minGasPrice: 0n,
+      mining: { autoMine: true, blockGasLimit: options.blockGasLimit, memPool: { order: MineOrdering.Fifo } },
+      network: { genesisBlockGasLimit: options.blockGasLimit, genesisBlockTime: options.genesisTime },
+      networkId: BigInt(options.chainId),
+      observability: {},
+      ownedAccounts: [...options.ownedKeys],
+      precompileOverrides: [],
+    },
+    { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
+    { subscriptionCallback: () => {} },
+    new ContractDecoder(),
+  );
+
+  let nextId = 1;
+  const raw: EdrProvider['raw'] = async (method, params) => {
+    const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
+    return typeof response.data === 'string' ? JSON.parse(response.data) : response.data;
+  };
+  const request = (async ({ method, params }: { method: string; params?: unknown }) => {
+    const answer = await raw(method, Array.isArray(params) ? params : params === undefined ? [] : [params]);
+    if (answer.error) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
+    return answer.result;
+  }) as EIP1193RequestFn;
+  return { request, raw };
+}

@@ -1,0 +1,174 @@
+import { type Address, type Hex, parseTransaction, recoverTransactionAddress, toHex } from 'viem';
+import type { DevnetJournal } from '../../store/devnetJournal';
+import { type DevnetContracts, DEVNET_BALANCE_WEI, deployDevnet, GENESIS_TIME } from './deployDevnet';
+import { createEdrProvider, type EdrProvider, RpcError } from './edrProvider';
+import { type TestAccount, testAccounts } from './testAccounts';
+
+export const DEVNET_CHAIN_ID = 31337;
+/** Block gas limit of the devnet, BSC's order of magnitude. */
+export const DEVNET_BLOCK_GAS_LIMIT = 140_000_000n;
+
+export interface ReplayReport {
+  /** Blocks rebuilt from the journal. */
+  blocks: number;
+  /** Rebuilt blocks whose hash differs from the one recorded (should be 0). */
+  mismatches: number;
+  /** Journal entries made on another devnet build, kept but not replayed. */
+  foreign: number;
+}
+
+export interface Devnet {
+  readonly provider: EdrProvider;
+  readonly contracts: DevnetContracts;
+  readonly accounts: readonly TestAccount[];
+  /** Hash of the last deployment block: identifies this devnet build. */
+  readonly fingerprint: Hex;
+  readonly replay: ReplayReport;
+  /** Mines a signed transaction in a block of its own and records it in the journal. Returns the transaction hash. */
+  sendRawTransaction(raw: Hex): Promise<Hex>;
+  /** Mines an empty block and records it. Returns the block hash. */
+  mine(): Promise<Hex>;
+  /** Called after every block made through this devnet. Returns the function that unsubscribes. */
+  onBlock(listener: (blockNumber: bigint) => void): () => void;
+}
+
+export interface DevnetOptions {
+  /** Where user blocks are recorded and replayed from; without it nothing survives a restart. */
+  journal?: DevnetJournal;
+  log?: (line: string) => void;
+  /** Wall clock in seconds, replaceable in tests. */
+  now?: () => number;
+}
+
+interface BlockHeader {
+  hash: Hex;
+  number: Hex;
+  timestamp: Hex;
+}
+
+/**
+ * Starts the embedded devnet: an in-process EVM with the exchange and the service's contracts at fixed addresses,
+ * the 20 test accounts funded, and every block users made on earlier runs replayed from the journal.
+ */
+export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+  const log = options.log ?? (() => {});
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const accounts = testAccounts();
+  const provider = await createEdrProvider({
+    chainId: DEVNET_CHAIN_ID,
+    genesisTime: GENESIS_TIME,
+    balances: accounts.map((a) => ({ address: a.address, wei: DEVNET_BALANCE_WEI })),
+    ownedKeys: [accounts[0]!.privateKey],
+    blockGasLimit: DEVNET_BLOCK_GAS_LIMIT,
+  });
+  const contracts = await deployDevnet(provider, accounts);
+  const latest = async () => (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as BlockHeader;
+  const fingerprint = (await latest()).hash;
+
+  const listeners = new Set<(blockNumber: bigint) => void>();
+  // One block at a time: the timestamp chosen, the transaction sent and the journal entry written belong together.
+  let queue: Promise<unknown> = Promise.resolve();
+  function serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = queue.then(work, work);
+    queue = next.catch(() => {});
+    return next;
+  }
+
+  async function setNextTimestamp(timestamp: number): Promise<void> {
+    await provider.request({ method: 'evm_setNextBlockTimestamp', params: [toHex(timestamp)] } as never);
+  }
+  async function nextTimestamp(): Promise<number> {
+    return Math.max(now(), Number((await latest()).timestamp) + 1);
+  }
+  async function sendRaw(raw: Hex): Promise<{ txHash: Hex; blockHash: Hex; blockNumber: bigint }> {
+    const txHash = (await provider.request({ method: 'eth_sendRawTransaction', params: [raw] })) as Hex;
+    const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [txHash] })) as {
+      blockHash: Hex;
+      blockNumber: Hex;
+    } | null;
+    if (!receipt) throw new RpcError(-32000, `transaction ${txHash} was accepted but not mined`);
+    return { txHash, blockHash: receipt.blockHash, blockNumber: BigInt(receipt.blockNumber) };
+  }
+  async function mineBlock(): Promise<{ blockHash: Hex; blockNumber: bigint }> {
+    await provider.request({ method: 'evm_mine', params: [] } as never);
+    const block = await latest();
+    return { blockHash: block.hash, blockNumber: BigInt(block.number) };
+  }
+  function announce(blockNumber: bigint): void {
+    for (const listener of listeners) {
+      try {
+        listener(blockNumber);
+      } catch (error) {
+        log(`devnet block listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  const replay: ReplayReport = { blocks: 0, mismatches: 0, foreign: options.journal?.countForeign(fingerprint) ?? 0 };
+  for (const entry of options.journal?.entries(fingerprint) ?? []) {
+    await setNextTimestamp(entry.timestamp);
+    try {
+      const mined = entry.kind === 'tx' && entry.raw ? await sendRaw(entry.raw) : await mineBlock();
+      if (mined.blockHash !== entry.blockHash) replay.mismatches++;
+    } catch (error) {
+      replay.mismatches++;
+      log(`devnet replay: block ${replay.blocks + 1} could not be rebuilt: ${String(error)}`);
+    }
+    replay.blocks++;
+  }
+  if (replay.blocks > 0) log(`devnet: replayed ${replay.blocks} blocks from the journal`);
+  if (replay.mismatches > 0) log(`devnet: ${replay.mismatches} replayed blocks differ from the recorded ones`);
+  if (replay.foreign > 0) {
+    log(`devnet: ${replay.foreign} journal entries were made on another devnet build; kept, not replayed`);
+  }
+
+  async function checkNonce(raw: Hex): Promise<void> {
+    let from: Address;
+    let nonce: number | undefined;
+    try {
+      nonce = parseTransaction(raw).nonce;
+      from = await recoverTransactionAddress({ serializedTransaction: raw as never });
+    } catch (error) {
+      throw new RpcError(-32602, `not a signed transaction: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+    const expected = Number(
+      await provider.request({ method: 'eth_getTransactionCount', params: [from, 'pending'] }),
+    );
+    // The devnet mines each transaction at once, so one that would wait for a gap to fill is refused rather than
+    // left pending where the journal cannot order it.
+    if (nonce !== undefined && nonce > expected) {
+      throw new RpcError(-32000, `nonce too high: ${from} is at nonce ${expected}, the transaction has ${nonce}`);
+    }
+  }
+
+  return {
+    provider,
+    contracts,
+    accounts,
+    fingerprint,
+    replay,
+    sendRawTransaction: (raw) =>
+      serialized(async () => {
+        await checkNonce(raw);
+        const timestamp = await nextTimestamp();
+        await setNextTimestamp(timestamp);
+        const mined = await sendRaw(raw);
+        options.journal?.append(fingerprint, { kind: 'tx', timestamp, raw, txHash: mined.txHash, blockHash: mined.blockHash });
+        announce(mined.blockNumber);
+        return mined.txHash;
+      }),
+    mine: () =>
+      serialized(async () => {
+        const timestamp = await nextTimestamp();
+        await setNextTimestamp(timestamp);
+        const mined = await mineBlock();
+        options.journal?.append(fingerprint, { kind: 'mine', timestamp, raw: null, txHash: null, blockHash: mined.blockHash });
+        announce(mined.blockNumber);
+        return mined.blockHash;
+      }),
+    onBlock(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

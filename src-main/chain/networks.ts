@@ -1,0 +1,65 @@
+import { type Address, type Chain, defineChain } from 'viem';
+import { bsc, bscTestnet } from 'viem/chains';
+
+export type NetworkName = 'devnet' | 'testnet' | 'mainnet';
+export const NETWORK_NAMES: readonly NetworkName[] = ['devnet', 'testnet', 'mainnet'];
+
+export const devnetChain = defineChain({
+  id: 31337,
+  name: 'devnet',
+  nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+  rpcUrls: { default: { http: [] } },
+});
+
+/** PancakeSwap V3 and the tokens around it on BSC, the same on mainnet and testnet where marked. */
+export interface ExchangeAddresses {
+  pancakeFactory: Address;
+  poolDeployer: Address;
+  quoter: Address;
+  swapRouter: Address;
+  positionManager: Address;
+  wbnb: Address;
+  usdt: Address;
+  permit2: Address;
+}
+
+/** Permit2's canonical address, the same on every chain it is deployed on. */
+export const PERMIT2_ADDRESS: Address = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
+
+export interface NetworkConfig {
+  name: NetworkName;
+  chain: Chain;
+  /** The published exchange on 56/97; on the devnet these are read from the deployment at start. */
+  exchange?: ExchangeAddresses;
+}
+
+const PANCAKE_V3 = {
+  pancakeFactory: '0x0BFbCF9fa4f9C56B0F40a671Ad40E0805A091865',
+  poolDeployer: '0x41ff9AA7e16B8B1a8a8dc4f0eFacd93D02d071c9',
+  quoter: '0xB048Bbc1Ee6b733FFfCFb9e9CeF7375518e25997',
+  swapRouter: '0x1b81D678ffb9C0263b24A97847620C99d213eB14',
+  positionManager: '0x46A15B0b27311cedF172AB29E4f4766fbE7F4364',
+  permit2: PERMIT2_ADDRESS,
+} as const;
+
+export const NETWORKS: Record<NetworkName, NetworkConfig> = {
+  devnet: { name: 'devnet', chain: devnetChain },
+  testnet: {
+    name: 'testnet',
+    chain: bscTestnet,
+    exchange: {
+      ...PANCAKE_V3,
+      wbnb: '0xae13d989daC2f0dEbFf460aC112a837C89BAa7cd',
+      usdt: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd',
+    },
+  },
+  mainnet: {
+    name: 'mainnet',
+    chain: bsc,
+    exchange: {
+      ...PANCAKE_V3,
+      wbnb: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
+      usdt: '0x55d398326f99059fF775485246999027B3197955',
+    },
+  },
+};
