@@ -28,7 +28,12 @@ const VENDOR_ARTIFACTS: Record<string, string> = {
   WETH9: '@uniswap/v2-periphery/build/WETH9.json',
 };
 const PERMIT2_SOURCE = '@uniswap/v4-periphery/lib/permit2/test/utils/DeployPermit2.sol';
-const VENDOR_PACKAGES = ['@pancakeswap/v3-core', '@pancakeswap/v3-periphery', '@uniswap/v2-periphery', '@uniswap/v4-periphery'];
+const VENDOR_PACKAGES = [
+  '@pancakeswap/v3-core',
+  '@pancakeswap/v3-periphery',
+  '@uniswap/v2-periphery',
+  '@uniswap/v4-periphery',
+];
 
 function listSol(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })

@@ -97,7 +97,12 @@ export const ERRORS = {
     fix: 'Send a larger amount.',
   },
   INVALID_SIDE: { status: 400, retry: false, meaning: 'side must be buy or sell', fix: 'Send side buy or sell.' },
-  INVALID_EXACT: { status: 400, retry: false, meaning: 'exact must be in or out', fix: 'Send exact in or out, or leave it out.' },
+  INVALID_EXACT: {
+    status: 400,
+    retry: false,
+    meaning: 'exact must be in or out',
+    fix: 'Send exact in or out, or leave it out.',
+  },
   INVALID_SLIPPAGE: {
     status: 400,
     retry: false,
@@ -356,7 +361,7 @@ export const ERRORS = {
     status: 400,
     retry: false,
     meaning: 'transaction is not a trade or launch of the service',
-    fix: "Report the hash of the transaction built for this request.",
+    fix: 'Report the hash of the transaction built for this request.',
   },
   NO_SESSION: { status: 401, retry: false, meaning: 'browser not signed in', fix: 'Sign in first.' },
   SESSION_EXPIRED: {
@@ -386,7 +391,7 @@ export const ERRORS = {
   ORIGIN_NOT_ALLOWED: {
     status: 403,
     retry: false,
-    meaning: 'sign-in asked from a page that is not the service\'s site',
+    meaning: "sign-in asked from a page that is not the service's site",
     fix: "Sign in from the service's own pages.",
   },
   SESSIONS_UNAVAILABLE: {

@@ -19,12 +19,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT');
-  const applied = new Set(
-    db
-      .prepare('SELECT id FROM schema_migrations')
-      .pluck()
-      .all() as string[],
-  );
+  const applied = new Set(db.prepare('SELECT id FROM schema_migrations').pluck().all() as string[]);
   const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
   for (const migration of migrations) {
     if (applied.has(migration.id)) continue;

@@ -60,22 +60,27 @@ const NARROW_RANGE_TICK = 2_000; // about ±22% around the opening price
 export async function deployDevnet(provider: EdrProvider, accounts: readonly TestAccount[]): Promise<DevnetContracts> {
   const operator = accounts[0];
   if (!operator) throw new Error('the devnet needs its operator account');
-  const client = createWalletClient({ account: operator.address, chain: devnetChain, transport: custom(provider) }).extend(
-    publicActions,
-  );
+  const client = createWalletClient({
+    account: operator.address,
+    chain: devnetChain,
+    transport: custom(provider),
+  }).extend(publicActions);
   let block = 0n;
   let nonce = 0;
 
   async function send(to: Address | null, data: Hex, value = 0n): Promise<Address | null> {
     block += 1n;
-    await provider.request({ method: 'evm_setNextBlockTimestamp', params: [`0x${(GENESIS_TIME + block).toString(16)}`] } as never);
+    await provider.request({
+      method: 'evm_setNextBlockTimestamp',
+      params: [`0x${(GENESIS_TIME + block).toString(16)}`],
+    } as never);
     const hash = await client.sendTransaction({ to, data, value, nonce: nonce++ } as never);
     const receipt = await client.getTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`devnet deployment step ${block} reverted`);
     return receipt.contractAddress ?? null;
   }
   async function deploy(artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[] = []): Promise<Address> {
-    const expected = getContractAddress({ from: operator!.address, nonce: BigInt(nonce) });
+    const expected = getContractAddress({ from: operatorAddress, nonce: BigInt(nonce) });
     const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
     const address = await send(null, data);
     if (address?.toLowerCase() !== expected.toLowerCase()) throw new Error('devnet deployment address drifted');

@@ -35,7 +35,10 @@ export interface EdrProviderOptions {
 export interface EdrProvider {
   request: EIP1193RequestFn;
   /** Sends one JSON-RPC request object unchanged and returns the raw response object (for the /rpc passthrough). */
-  raw(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }>;
+  raw(
+    method: string,
+    params: unknown[],
+  ): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }>;
 }
 
 // EDR allows one context per process; every provider in the process hangs off it.

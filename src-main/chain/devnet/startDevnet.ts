@@ -1,6 +1,6 @@
 import { type Address, type Hex, parseTransaction, recoverTransactionAddress, toHex } from 'viem';
 import type { DevnetJournal } from '../../store/devnetJournal';
-import { type DevnetContracts, DEVNET_BALANCE_WEI, deployDevnet, GENESIS_TIME } from './deployDevnet';
+import { DEVNET_BALANCE_WEI, type DevnetContracts, deployDevnet, GENESIS_TIME } from './deployDevnet';
 import { createEdrProvider, type EdrProvider, RpcError } from './edrProvider';
 import { type TestAccount, testAccounts } from './testAccounts';
 
@@ -54,15 +54,18 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const log = options.log ?? (() => {});
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const accounts = testAccounts();
+  const operator = accounts[0];
+  if (!operator) throw new Error('the devnet needs its operator account');
   const provider = await createEdrProvider({
     chainId: DEVNET_CHAIN_ID,
     genesisTime: GENESIS_TIME,
     balances: accounts.map((a) => ({ address: a.address, wei: DEVNET_BALANCE_WEI })),
-    ownedKeys: [accounts[0]!.privateKey],
+    ownedKeys: [operator.privateKey],
     blockGasLimit: DEVNET_BLOCK_GAS_LIMIT,
   });
   const contracts = await deployDevnet(provider, accounts);
-  const latest = async () => (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as BlockHeader;
+  const latest = async () =>
+    (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as BlockHeader;
   const fingerprint = (await latest()).hash;
 
   const listeners = new Set<(blockNumber: bigint) => void>();
@@ -129,11 +132,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       nonce = parseTransaction(raw).nonce;
       from = await recoverTransactionAddress({ serializedTransaction: raw as never });
     } catch (error) {
-      throw new RpcError(-32602, `not a signed transaction: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      throw new RpcError(
+        -32602,
+        `not a signed transaction: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
     }
-    const expected = Number(
-      await provider.request({ method: 'eth_getTransactionCount', params: [from, 'pending'] }),
-    );
+    const expected = Number(await provider.request({ method: 'eth_getTransactionCount', params: [from, 'pending'] }));
     // The devnet mines each transaction at once, so one that would wait for a gap to fill is refused rather than
     // left pending where the journal cannot order it.
     if (nonce !== undefined && nonce > expected) {
@@ -153,7 +157,13 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         const timestamp = await nextTimestamp();
         await setNextTimestamp(timestamp);
         const mined = await sendRaw(raw);
-        options.journal?.append(fingerprint, { kind: 'tx', timestamp, raw, txHash: mined.txHash, blockHash: mined.blockHash });
+        options.journal?.append(fingerprint, {
+          kind: 'tx',
+          timestamp,
+          raw,
+          txHash: mined.txHash,
+          blockHash: mined.blockHash,
+        });
         announce(mined.blockNumber);
         return mined.txHash;
       }),
@@ -162,7 +172,13 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         const timestamp = await nextTimestamp();
         await setNextTimestamp(timestamp);
         const mined = await mineBlock();
-        options.journal?.append(fingerprint, { kind: 'mine', timestamp, raw: null, txHash: null, blockHash: mined.blockHash });
+        options.journal?.append(fingerprint, {
+          kind: 'mine',
+          timestamp,
+          raw: null,
+          txHash: null,
+          blockHash: mined.blockHash,
+        });
         announce(mined.blockNumber);
         return mined.blockHash;
       }),

@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Address, createPublicClient, custom, http, type PublicClient } from 'viem';
+import type { DevnetJournal } from '../store/devnetJournal';
+import { type Devnet, startDevnet } from './devnet/startDevnet';
+import { NETWORKS, type NetworkName } from './networks';
+
+/** Every contract the service reads or builds for, on the connected network. */
+export interface ServiceAddresses {
+  /** Our contracts; factory, router and referrals appear once deployed on the network. */
+  config: Address;
+  factory?: Address;
+  router?: Address;
+  referrals?: Address;
+  permit2: Address;
+  quoter: Address;
+  wbnb: Address;
+  usdt: Address;
+  pancakeFactory: Address;
+  poolDeployer: Address;
+  swapRouter: Address;
+  positionManager: Address;
+}
+
+export interface ChainContext {
+  network: NetworkName;
+  chainId: number;
+  client: PublicClient;
+  addresses: ServiceAddresses;
+  /** Present on the embedded devnet only. */
+  devnet?: Devnet;
+  /** Called on every new block. Returns the function that unsubscribes. */
+  onBlock(listener: (blockNumber: bigint) => void): () => void;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  network: NetworkName;
+  rpcUrl?: string;
+  /** Folder of `<network>.json` deployment records (the deploy command writes them). */
+  deploymentsDir: string;
+  journal?: DevnetJournal;
+  log?: (line: string) => void;
+}
+
+/** Connects to the configured chain: starts the embedded devnet, or reads a BSC network over its RPC URL. */
+export async function connectChain(options: ConnectOptions): Promise<ChainContext> {
+  const config = NETWORKS[options.network];
+  if (options.network === 'devnet') {
+    const devnet = await startDevnet({
+      ...(options.journal ? { journal: options.journal } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    const client = createPublicClient({ chain: config.chain, transport: custom(devnet.provider) });
+    const { contracts } = devnet;
+    return {
+      network: 'devnet',
+      chainId: config.chain.id,
+      client,
+      addresses: {
+        config: contracts.config,
+        permit2: contracts.permit2,
+        quoter: contracts.quoter,
+        wbnb: contracts.wbnb,
+        usdt: contracts.usdt,
+        pancakeFactory: contracts.pancakeFactory,
+        poolDeployer: contracts.poolDeployer,
+        swapRouter: contracts.swapRouter,
+        positionManager: contracts.positionManager,
+      },
+      devnet,
+      onBlock: (listener) => devnet.onBlock(listener),
+      close: async () => {},
+    };
+  }
+
+  if (!options.rpcUrl) {
+    throw new Error(`--rpc URL is needed for ${options.network}: the service reads the chain through it`);
+  }
+  const record = join(options.deploymentsDir, `${options.network}.json`);
+  if (!existsSync(record) || !config.exchange) {
+    throw new Error(
+      `the service's contracts are not deployed on ${options.network} yet (no ${record}); deploy them with npm run deploy, or run on the devnet`,
+    );
+  }
+  const ours = JSON.parse(readFileSync(record, 'utf8')) as Pick<
+    ServiceAddresses,
+    'config' | 'factory' | 'router' | 'referrals'
+  >;
+  const client = createPublicClient({
+    chain: config.chain,
+    transport: http(options.rpcUrl, { retryCount: 1 }),
+  }) as PublicClient;
+  const listeners = new Set<(blockNumber: bigint) => void>();
+  const unwatch = client.watchBlockNumber({
+    pollingInterval: 3000,
+    onBlockNumber: (n) => {
+      for (const listener of listeners) listener(n);
+    },
+    onError: (error) => options.log?.(`chain: ${error.message.split('\n')[0]}`),
+  });
+  return {
+    network: options.network,
+    chainId: config.chain.id,
+    client,
+    addresses: { ...config.exchange, ...ours },
+    onBlock(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: async () => unwatch(),
+  };
+}

@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Hono } from 'hono';
+import type { ChainContext } from '../chain/connectChain';
+import type { SettingsService } from '../services/settingsService';
+import type { AppEnv } from './env';
+import { errorHandler, notFound } from './errorHandler';
+import { hostCheck } from './middleware/hostCheck';
+import { jsonBody } from './middleware/jsonBody';
+import { errorsRoute } from './routes/errorsRoute';
+import { rpcRoute } from './routes/rpcRoute';
+import { settingsRoute } from './routes/settingsRoute';
+
+export const API_BASE = '/api/v1';
+
+export interface AppDeps {
+  chain: ChainContext;
+  settings: SettingsService;
+  /** Built web UI to serve at `/` (headless mode). */
+  webRoot?: string;
+  log: (line: string) => void;
+}
+
+/** The v1 API routes alone, mounted under /api/v1 by `createApp`; also the source of the OpenAPI document. */
+export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const api = new OpenAPIHono<AppEnv>();
+  api.use('*', jsonBody());
+  settingsRoute(api, deps.settings);
+  errorsRoute(api);
+  let document: unknown;
+  api.get('/openapi.json', (c) => {
+    document ??= openApiDocument(api);
+    return c.json(document);
+  });
+  api.onError(errorHandler(deps.log));
+  return api;
+}
+
+export function openApiDocument(api: OpenAPIHono<AppEnv>) {
+  return api.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Token launch and trading build service',
+      version: '1.0.0',
+      description:
+        'Builds unsigned transactions for launching tokens and for buying and selling them, simulated from the ' +
+        "caller's wallet. Errors always use the Error object; GET /errors lists every code.",
+    },
+    servers: [{ url: API_BASE, description: 'relative to the server this document was read from' }],
+  });
+}
+
+/** The whole HTTP surface: Host check, the v1 API, the devnet's /rpc, and the web UI when one is given. */
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  app.use('*', hostCheck());
+  app.route(API_BASE, createApi(deps));
+  if (deps.chain.devnet) rpcRoute(app, deps.chain.devnet);
+  const webRoot = deps.webRoot;
+  if (webRoot && existsSync(join(webRoot, 'index.html'))) {
+    const index = readFileSync(join(webRoot, 'index.html'), 'utf8');
+    app.use('/*', serveStatic({ root: webRoot }));
+    // Client-side routes of the UI answer with its page; API paths keep their NOT_FOUND.
+    app.get('*', (c, next) =>
+      c.req.path.startsWith(`${API_BASE}/`) || c.req.path === '/rpc' ? next() : c.html(index),
+    );
+  }
+  app.notFound(notFound);
+  app.onError(errorHandler(deps.log));
+  return app;
+}

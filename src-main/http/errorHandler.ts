@@ -1,0 +1,38 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiError } from '../core/errors';
+
+/**
+ * Turns anything thrown while answering into the spec's Error object. Our own errors keep their code; anything else
+ * is INTERNAL, logged with its cause, and never shows the caller a stack trace.
+ */
+export function errorHandler(log: (line: string) => void) {
+  return (error: Error, c: Context) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else if (error instanceof HTTPException && error.status === 413) {
+      apiError = new ApiError('BODY_TOO_LARGE', 'the request body is over the limit');
+    } else if (error instanceof HTTPException && /JSON/i.test(error.message)) {
+      apiError = new ApiError('INVALID_JSON', 'the body is not valid JSON');
+    } else {
+      log(`INTERNAL ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
+      apiError = new ApiError('INTERNAL', 'the server failed while answering; nothing was sent', { cause: error });
+    }
+    if (apiError.cause !== undefined && apiError.code !== 'INTERNAL') {
+      log(
+        `${apiError.code} ${c.req.method} ${c.req.path}: ${String((apiError.cause as Error)?.message ?? apiError.cause)}`,
+      );
+    }
+    if (apiError.retry) c.header('Retry-After', '5');
+    return c.json(apiError.toBody(), apiError.status as ContentfulStatusCode);
+  };
+}
+
+export function notFound(c: Context) {
+  return c.json(
+    new ApiError('NOT_FOUND', `there is no endpoint ${c.req.method} ${c.req.path}`).toBody(),
+    404 as ContentfulStatusCode,
+  );
+}

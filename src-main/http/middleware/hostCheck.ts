@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../../core/errors';
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The host name of a Host header, without its port ("[::1]:8787" -> "[::1]"). */
+function hostName(host: string): string {
+  const trimmed = host.trim().toLowerCase();
+  if (trimmed.startsWith('[')) return trimmed.slice(0, trimmed.indexOf(']') + 1);
+  const colon = trimmed.lastIndexOf(':');
+  return colon === -1 ? trimmed : trimmed.slice(0, colon);
+}
+
+/**
+ * Answers only requests addressed to a loopback name. A web page on another site can make a browser send requests to
+ * 127.0.0.1 through a DNS name it controls (DNS rebinding); such requests carry that name in Host and are refused.
+ */
+export function hostCheck(): MiddlewareHandler {
+  return async (c, next) => {
+    const host = c.req.header('host') ?? '';
+    if (!LOOPBACK_NAMES.has(hostName(host))) {
+      throw new ApiError(
+        'ORIGIN_NOT_ALLOWED',
+        `Host "${host}" is not a loopback name; this server answers only on 127.0.0.1`,
+        {
+          fix: 'Address the server as 127.0.0.1, localhost or [::1].',
+        },
+      );
+    }
+    await next();
+  };
+}

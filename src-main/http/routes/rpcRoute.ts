@@ -1,0 +1,116 @@
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Hex } from 'viem';
+import { RpcError } from '../../chain/devnet/edrProvider';
+import type { Devnet } from '../../chain/devnet/startDevnet';
+
+/** Methods that only read, passed to the EVM unchanged. */
+const READ_METHODS = new Set([
+  'web3_clientVersion',
+  'net_version',
+  'eth_chainId',
+  'eth_syncing',
+  'eth_blockNumber',
+  'eth_gasPrice',
+  'eth_maxPriorityFeePerGas',
+  'eth_feeHistory',
+  'eth_getBalance',
+  'eth_getCode',
+  'eth_getStorageAt',
+  'eth_getTransactionCount',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_getBlockByNumber',
+  'eth_getBlockByHash',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getBlockTransactionCountByHash',
+  'eth_getTransactionByHash',
+  'eth_getTransactionReceipt',
+  'eth_getLogs',
+  'eth_newFilter',
+  'eth_newBlockFilter',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_uninstallFilter',
+  'debug_traceCall',
+  'debug_traceTransaction',
+]);
+
+const RPC_BODY_LIMIT = 1024 * 1024;
+const MAX_BATCH = 100;
+
+type RpcAnswer = {
+  jsonrpc: '2.0';
+  id: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+};
+
+function failure(id: unknown, code: number, message: string, data?: unknown): RpcAnswer {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
+    return failure(null, -32600, 'Invalid request: expected a JSON-RPC request object');
+  }
+  const { id = null, method, params = [] } = request as { id?: unknown; method?: unknown; params?: unknown };
+  if (typeof method !== 'string') return failure(id, -32600, 'Invalid request: method must be a string');
+  if (!Array.isArray(params)) return failure(id, -32602, 'Invalid params: params must be an array');
+  try {
+    if (method === 'eth_sendRawTransaction') {
+      const raw = params[0];
+      if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]+$/.test(raw)) {
+        return failure(id, -32602, 'Invalid params: expected one signed transaction as 0x-hex');
+      }
+      return { jsonrpc: '2.0', id, result: await devnet.sendRawTransaction(raw as Hex) };
+    }
+    if (method === 'evm_mine') {
+      await devnet.mine();
+      return { jsonrpc: '2.0', id, result: '0x0' };
+    }
+    if (!READ_METHODS.has(method)) {
+      return failure(
+        id,
+        -32601,
+        `Method ${method} is not available on the devnet RPC: it serves reads, eth_sendRawTransaction and evm_mine`,
+      );
+    }
+    const reply = await devnet.provider.raw(method, params);
+    return reply.error
+      ? failure(id, reply.error.code, reply.error.message, reply.error.data)
+      : { jsonrpc: '2.0', id, result: reply.result };
+  } catch (error) {
+    if (error instanceof RpcError) return failure(id, error.code, error.message, error.data);
+    return failure(id, -32603, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * `POST /rpc` on the devnet: the chain's JSON-RPC for bots and tests. Reads pass through; signed transactions and
+ * `evm_mine` go through the devnet's journal, so what is sent here survives a restart. Batches are answered in order.
+ */
+export function rpcRoute(app: Hono, devnet: Devnet): void {
+  app.post(
+    '/rpc',
+    bodyLimit({
+      maxSize: RPC_BODY_LIMIT,
+      onError: (c) => c.json(failure(null, -32600, `Invalid request: body over ${RPC_BODY_LIMIT} bytes`), 413),
+    }),
+    async (c) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        return c.json(failure(null, -32700, 'Parse error: the body is not valid JSON'));
+      }
+      if (!Array.isArray(body)) return c.json(await answer(devnet, body));
+      if (body.length === 0 || body.length > MAX_BATCH) {
+        return c.json(failure(null, -32600, `Invalid request: a batch holds 1 to ${MAX_BATCH} requests`));
+      }
+      const answers: RpcAnswer[] = [];
+      for (const request of body) answers.push(await answer(devnet, request));
+      return c.json(answers);
+    },
+  );
+}

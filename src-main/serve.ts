@@ -1,0 +1,63 @@
+/**
+ * The headless entry (`npm run serve`): the chain, the API on 127.0.0.1 and, with --web, the web UI. Prints exactly
+ * one line, `ready http://127.0.0.1:PORT/api/v1`, on stdout once the API answers; everything else goes to stderr.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { NETWORK_NAMES, type NetworkName } from './chain/networks';
+import { startService } from './startService';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function readOptions() {
+  let parsed: ReturnType<typeof parseArgs>['values'];
+  try {
+    parsed = parseArgs({
+      options: {
+        port: { type: 'string' },
+        data: { type: 'string' },
+        network: { type: 'string' },
+        rpc: { type: 'string' },
+        web: { type: 'string' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fail(
+      `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR]`,
+    );
+  }
+  const value = (flag: string, env: string) => (parsed[flag] as string | undefined) ?? process.env[env];
+  const portText = value('port', 'PORT') ?? '8787';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) fail(`--port must be a number from 0 to 65535, not "${portText}"`);
+  const network = (value('network', 'NETWORK') ?? 'devnet') as NetworkName;
+  if (!NETWORK_NAMES.includes(network)) fail(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${network}"`);
+  const rpcUrl = value('rpc', 'RPC_URL');
+  const webRoot = value('web', 'WEB_ROOT');
+  return {
+    port,
+    network,
+    dataDir: resolve(value('data', 'DATA_DIR') ?? `.data/${network}`),
+    ...(rpcUrl ? { rpcUrl } : {}),
+    ...(webRoot ? { webRoot: resolve(webRoot) } : {}),
+  };
+}
+
+const service = await startService(readOptions()).catch((error: Error) => fail(`could not start: ${error.message}`));
+process.stdout.write(`ready ${service.url}\n`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    service.close().then(
+      () => process.exit(0),
+      (error: Error) => fail(`shutdown failed: ${error.message}`),
+    );
+  });
+}

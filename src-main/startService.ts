@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { connectChain } from './chain/connectChain';
+import type { NetworkName } from './chain/networks';
+import { createApp } from './http/createApp';
+import { SettingsService } from './services/settingsService';
+import { DevnetJournal } from './store/devnetJournal';
+import { openDatabase } from './store/openDatabase';
+
+export interface ServiceOptions {
+  /** 0 picks a free port. */
+  port: number;
+  dataDir: string;
+  network: NetworkName;
+  rpcUrl?: string;
+  /** Built web UI to serve at `/`. */
+  webRoot?: string;
+  /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
+  deploymentsDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningService {
+  /** The API root, e.g. http://127.0.0.1:8787/api/v1 */
+  url: string;
+  /** e.g. http://127.0.0.1:8787 */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root shared by the desktop app and the headless entry: opens the data directory, connects the
+ * chain (starting the devnet if asked), and serves the HTTP API on 127.0.0.1 only. Resolves once the API answers.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = openDatabase(join(options.dataDir, 'app.sqlite'));
+  let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
+  try {
+    chain = await connectChain({
+      network: options.network,
+      ...(options.rpcUrl ? { rpcUrl: options.rpcUrl } : {}),
+      deploymentsDir: options.deploymentsDir ?? join(process.cwd(), 'deployments'),
+      journal: new DevnetJournal(db),
+      log,
+    });
+    const settings = new SettingsService(chain);
+    const app = createApp({ chain, settings, ...(options.webRoot ? { webRoot: options.webRoot } : {}), log });
+    const server = await listen(app.fetch, options.port);
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = `${origin}/api/v1`;
+    const answer = await fetch(`${url}/errors`);
+    if (!answer.ok) throw new Error(`the API did not answer on ${url} (status ${answer.status})`);
+    const connected = chain;
+    return {
+      url,
+      origin,
+      close: async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await connected.close();
+        db.close();
+      },
+    };
+  } catch (error) {
+    await chain?.close();
+    db.close();
+    throw error;
+  }
+}
+
+type NodeServer = import('node:http').Server;
+
+function listen(fetchHandler: Parameters<typeof serve>[0]['fetch'], port: number): Promise<NodeServer> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: fetchHandler, hostname: '127.0.0.1', port }) as NodeServer;
+    server.once('listening', () => resolve(server));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on 127.0.0.1 is in use; choose another with --port`)
+          : error,
+      );
+    });
+  });
+}
