@@ -60,6 +60,7 @@ const NARROW_RANGE_TICK = 2_000; // about ±22% around the opening price
 export async function deployDevnet(provider: EdrProvider, accounts: readonly TestAccount[]): Promise<DevnetContracts> {
   const operator = accounts[0];
   if (!operator) throw new Error('the devnet needs its operator account');
+  const operatorAddress = operator.address;
   const client = createWalletClient({
     account: operator.address,
     chain: devnetChain,
@@ -80,7 +81,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     return receipt.contractAddress ?? null;
   }
   async function deploy(artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[] = []): Promise<Address> {
-    const expected = getContractAddress({ from: operator.address, nonce: BigInt(nonce) });
+    const expected = getContractAddress({ from: operatorAddress, nonce: BigInt(nonce) });
     const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
     const address = await send(null, data);
     if (address?.toLowerCase() !== expected.toLowerCase()) throw new Error('devnet deployment address drifted');
