@@ -1,13 +1,12 @@
 import { app, BrowserWindow, dialog } from 'electron';
+import { NETWORK_NAMES, type NetworkName } from './chain/networks';
 import { type RunningService, type ServiceOptions, startService } from './startService';
 import { createMainWindow } from './windows/createMainWindow';
 
-const NETWORKS = ['devnet', 'testnet', 'mainnet'] as const;
-
 function readOptions(): ServiceOptions {
-  const network = process.env.NETWORK ?? 'devnet';
-  if (!NETWORKS.some((known) => known === network)) {
-    throw new Error(`NETWORK must be one of ${NETWORKS.join(', ')}; got "${network}".`);
+  const network = (process.env.NETWORK ?? 'devnet') as NetworkName;
+  if (!NETWORK_NAMES.includes(network)) {
+    throw new Error(`NETWORK must be one of ${NETWORK_NAMES.join(', ')}; got "${network}".`);
   }
   const port = Number(process.env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -16,24 +15,31 @@ function readOptions(): ServiceOptions {
   return {
     port,
     dataDir: app.getPath('userData'),
-    network: network as ServiceOptions['network'],
+    network,
     rpcUrl: process.env.RPC_URL || undefined,
     log: (line) => console.log(line),
   };
 }
 
-let service: RunningService | undefined;
+let service: Promise<RunningService> | undefined;
+let apiBase: string | undefined;
 let closing: Promise<void> | undefined;
 let readyToQuit = false;
 
 function closeService(): Promise<void> {
-  closing ??= service?.close() ?? Promise.resolve();
+  // Waits out a start still in progress too, so quitting during devnet start-up still closes the database.
+  closing ??= service
+    ? service.then(
+        (running) => running.close(),
+        () => undefined,
+      )
+    : Promise.resolve();
   return closing;
 }
 
 function openWindow(): void {
-  if (!service) return;
-  createMainWindow({ apiBase: service.url, rendererUrl: process.env.ELECTRON_RENDERER_URL });
+  if (!apiBase || closing) return;
+  createMainWindow({ apiBase, rendererUrl: process.env.ELECTRON_RENDERER_URL });
 }
 
 // Two instances would contend for the port and the SQLite database in userData.
@@ -46,6 +52,7 @@ if (!app.requestSingleInstanceLock()) {
     win?.focus();
   });
 
+  // On macOS the app, and so the API for local bots, stays up with no window, as Mac apps do.
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
@@ -69,8 +76,9 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(async () => {
-      service = await startService(readOptions());
-      console.log(`API listening at ${service.url}`);
+      service = startService(readOptions());
+      apiBase = (await service).url;
+      console.log(`API listening at ${apiBase}`);
       openWindow();
     })
     .catch((error: unknown) => {

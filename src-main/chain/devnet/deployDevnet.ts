@@ -3,10 +3,12 @@ import {
   type Address,
   createWalletClient,
   custom,
+  encodeAbiParameters,
   encodeDeployData,
   encodeFunctionData,
   getContractAddress,
   type Hex,
+  keccak256,
   parseEther,
   publicActions,
 } from 'viem';
@@ -114,7 +116,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     DEVNET_FEES.referrerBps,
     DEVNET_FEES.lifetimeReferralBps,
   ]);
-  await provider.request({ method: 'hardhat_setCode', params: [PERMIT2_ADDRESS, PERMIT2_RUNTIME] } as never);
+  await provider.request({ method: 'hardhat_setCode', params: [PERMIT2_ADDRESS, permit2Runtime()] } as never);
 
   // Seed the WBNB/USDT pool: half the liquidity over the full range, half within about ±22% of the price.
   await call(wbnb, WETH9.abi, 'deposit', [], SEED_BNB);
@@ -176,6 +178,32 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     wbnbUsdtPool,
     siteFeeRecipient,
   };
+}
+
+/**
+ * The published Permit2 runtime was dumped from a deployment on chain 31337 at another address, and Permit2 keeps the
+ * domain separator of its deployment as an immutable, used whenever the chain id matches. Left alone, every Permit2
+ * signature on the devnet would be checked against the wrong domain, so the immutable is rewritten to the separator
+ * of the canonical address (what Permit2's constructor would have stored there).
+ */
+const DUMPED_PERMIT2_SEPARATOR = 'd5a17abc3865df5c1400c0299bd4ce2eefc8114aec5f9d3dded1745783e57b98';
+
+function permit2Runtime(): Hex {
+  const text = new TextEncoder();
+  const separator = keccak256(
+    encodeAbiParameters(
+      [{ type: 'bytes32' }, { type: 'bytes32' }, { type: 'uint256' }, { type: 'address' }],
+      [
+        keccak256(text.encode('EIP712Domain(string name,uint256 chainId,address verifyingContract)')),
+        keccak256(text.encode('Permit2')),
+        BigInt(devnetChain.id),
+        PERMIT2_ADDRESS,
+      ],
+    ),
+  );
+  const parts = PERMIT2_RUNTIME.split(DUMPED_PERMIT2_SEPARATOR);
+  if (parts.length !== 2) throw new Error('the Permit2 runtime no longer holds the expected domain separator once');
+  return parts.join(separator.slice(2)) as Hex;
 }
 
 /** The usable tick (multiple of 10) nearest to a sqrt price, from the price's logarithm: only used to centre a range. */
