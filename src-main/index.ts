@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { app, BrowserWindow, dialog } from 'electron';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
 import { type RunningService, type ServiceOptions, startService } from './startService';
@@ -14,7 +15,10 @@ function readOptions(): ServiceOptions {
   }
   return {
     port,
-    dataDir: app.getPath('userData'),
+    // One folder per network, as in headless mode, so devnet and testnet data never share a database.
+    dataDir: join(app.getPath('userData'), network),
+    // The window loads the UI from the service itself: page and API share one origin, so no CORS is needed.
+    webRoot: join(app.getAppPath(), 'out/renderer'),
     network,
     rpcUrl: process.env.RPC_URL || undefined,
     log: (line) => console.log(line),
@@ -22,7 +26,7 @@ function readOptions(): ServiceOptions {
 }
 
 let service: Promise<RunningService> | undefined;
-let apiBase: string | undefined;
+let running: RunningService | undefined;
 let closing: Promise<void> | undefined;
 let readyToQuit = false;
 
@@ -38,8 +42,8 @@ function closeService(): Promise<void> {
 }
 
 function openWindow(): void {
-  if (!apiBase || closing) return;
-  createMainWindow({ apiBase, rendererUrl: process.env.ELECTRON_RENDERER_URL });
+  if (!running || closing) return;
+  createMainWindow({ apiBase: running.url, appUrl: process.env.ELECTRON_RENDERER_URL ?? `${running.origin}/` });
 }
 
 // Two instances would contend for the port and the SQLite database in userData.
@@ -77,8 +81,8 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(async () => {
       service = startService(readOptions());
-      apiBase = (await service).url;
-      console.log(`API listening at ${apiBase}`);
+      running = await service;
+      console.log(`API listening at ${running.url}`);
       openWindow();
     })
     .catch((error: unknown) => {

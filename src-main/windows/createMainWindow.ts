@@ -1,27 +1,23 @@
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, shell } from 'electron';
 
 export interface MainWindowOptions {
   /** The API root the renderer talks to, e.g. http://127.0.0.1:8787/api/v1. */
   apiBase: string;
-  /** The Vite dev server in `electron-vite dev`; the built renderer otherwise. */
-  rendererUrl?: string;
+  /** Where the UI is loaded from: the service's own origin, or the Vite dev server in `electron-vite dev`. */
+  appUrl: string;
 }
 
-/** True when `target` stays inside the app: same origin for http(s), same file for file://. */
+/** True when `target` stays inside the app (same origin). */
 function isAppUrl(target: string, appUrl: URL): boolean {
   try {
-    const url = new URL(target);
-    return appUrl.protocol === 'file:'
-      ? url.protocol === 'file:' && url.pathname === appUrl.pathname
-      : url.origin === appUrl.origin;
+    return new URL(target).origin === appUrl.origin;
   } catch {
     return false;
   }
 }
 
-export function createMainWindow({ apiBase, rendererUrl }: MainWindowOptions): BrowserWindow {
+export function createMainWindow({ apiBase, appUrl }: MainWindowOptions): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 840,
@@ -38,8 +34,7 @@ export function createMainWindow({ apiBase, rendererUrl }: MainWindowOptions): B
     },
   });
 
-  const indexHtml = join(app.getAppPath(), 'out/renderer/index.html');
-  const appUrl = rendererUrl ? new URL(rendererUrl) : pathToFileURL(indexHtml);
+  const appOrigin = new URL(appUrl);
 
   win.webContents.setWindowOpenHandler(({ url }) => {
     // Links to explorers and docs open in the user's browser, never inside the app.
@@ -47,12 +42,11 @@ export function createMainWindow({ apiBase, rendererUrl }: MainWindowOptions): B
     return { action: 'deny' };
   });
   win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url, appUrl)) event.preventDefault();
+    if (!isAppUrl(url, appOrigin)) event.preventDefault();
   });
   win.webContents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   win.once('ready-to-show', () => win.show());
 
-  if (rendererUrl) void win.loadURL(rendererUrl);
-  else void win.loadFile(indexHtml);
+  void win.loadURL(appUrl);
   return win;
 }

@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { contentSecurityPolicy } from './src-renderer/contentSecurityPolicy.js';
+
+const root = import.meta.dirname;
+
+// Native addons and the EVM's platform binary cannot be bundled; they load from node_modules at run time.
+const nativeDeps = ['better-sqlite3', '@nomicfoundation/edr', '@nomicfoundation/edr-linux-x64-gnu'];
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      externalizeDeps: { include: nativeDeps },
+      rolldownOptions: { input: { index: resolve(root, 'src-main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-preload/index.ts') },
+        // A sandboxed preload runs as a plain script with only require('electron'): it must be
+        // CommonJS, and `.cjs` keeps Node from reading it as ESM under "type": "module".
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src-renderer'),
+    plugins: [react(), contentSecurityPolicy()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rolldownOptions: { input: resolve(root, 'src-renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,17 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { contentSecurityPolicy } from './src-renderer/contentSecurityPolicy.js';
+
+const root = import.meta.dirname;
+
+// The Electron renderer built as a plain web app, served at `/` by the headless server.
+export default defineConfig({
+  root: resolve(root, 'src-renderer'),
+  base: './',
+  plugins: [react(), contentSecurityPolicy()],
+  build: {
+    outDir: resolve(root, 'out/web'),
+    emptyOutDir: true,
+  },
+});
