@@ -26,6 +26,8 @@ export function errorHandler(log: (line: string) => void) {
       );
     }
     if (apiError.retry) c.header('Retry-After', '5');
+    // The rest of an oversized body is never read, so the connection cannot carry another request.
+    if (apiError.code === 'BODY_TOO_LARGE') c.header('Connection', 'close');
     return c.json(apiError.toBody(), apiError.status as ContentfulStatusCode);
   };
 }

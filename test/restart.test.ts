@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, createWalletClient, http, type PublicClient, parseEther, parseUnits } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { DevStablecoin } from '../src-main/chain/generated/contracts';
+import { devnetChain } from '../src-main/chain/networks';
+import { startTestService, type TestService } from './support/startTestService';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'companion-restart-'));
+const started: TestService[] = [];
+afterAll(async () => {
+  for (const service of started) await service.close().catch(() => {});
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function start(dir = dataDir) {
+  const service = await startTestService(dir);
+  started.push(service);
+  const transport = http(`${service.origin}/rpc`);
+  const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
+  return { service, client, transport };
+}
+
+const sender = privateKeyToAccount(testAccounts()[3]?.privateKey ?? '0x');
+/** An address no test account or contract uses, so its balances are only what these tests send. */
+const recipient = '0x00000000000000000000000000000000c0ffee01';
+
+describe('devnet journal', () => {
+  it('keeps what was sent through /rpc across a restart with the same data directory', async () => {
+    const first = await start();
+    const wallet = createWalletClient({ account: sender, chain: devnetChain, transport: first.transport });
+    const settings = (await (await fetch(`${first.service.url}/settings`)).json()) as {
+      contracts: { usdt: `0x${string}` };
+    };
+    const usdt = settings.contracts.usdt;
+    const usdtOf = (client: PublicClient) =>
+      client.readContract({ address: usdt, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [recipient] });
+
+    await wallet.sendTransaction({ to: recipient, value: parseEther('1.5') });
+    const transfer = await wallet.writeContract({
+      address: usdt,
+      abi: DevStablecoin.abi,
+      functionName: 'transfer',
+      args: [recipient, parseUnits('1234.5', 18)],
+    });
+    // A transaction that reverts is mined too, and must replay the same way.
+    const reverted = await wallet.writeContract({
+      address: usdt,
+      abi: DevStablecoin.abi,
+      functionName: 'transfer',
+      args: [recipient, parseEther('999999999')],
+      gas: 100_000n,
+    });
+    await first.client.request({ method: 'evm_mine' } as never);
+    expect((await first.client.getTransactionReceipt({ hash: reverted })).status).toBe('reverted');
+    const head = await first.client.getBlock();
+    await first.service.close();
+
+    const second = await start();
+    expect(await second.client.getBalance({ address: recipient })).toBe(parseEther('1.5'));
+    expect(await usdtOf(second.client)).toBe(parseUnits('1234.5', 18));
+    const replayedHead = await second.client.getBlock({ blockNumber: head.number });
+    expect(replayedHead.hash).toBe(head.hash);
+    expect(replayedHead.timestamp).toBe(head.timestamp);
+    expect((await second.client.getTransactionReceipt({ hash: transfer })).status).toBe('success');
+    expect((await second.client.getTransactionReceipt({ hash: reverted })).status).toBe('reverted');
+
+    // New work after the restart is journaled after the replayed blocks, and survives the next restart.
+    const wallet2 = createWalletClient({ account: sender, chain: devnetChain, transport: second.transport });
+    await wallet2.sendTransaction({ to: recipient, value: parseEther('0.25') });
+    await second.service.close();
+    const third = await start();
+    expect(await third.client.getBalance({ address: recipient })).toBe(parseEther('1.75'));
+    await third.service.close();
+
+    const fresh = await start(mkdtempSync(join(tmpdir(), 'companion-fresh-')));
+    expect(await fresh.client.getBalance({ address: recipient })).toBe(0n);
+    await fresh.service.dispose();
+  });
+
+  it('refuses a transaction whose nonce leaves a gap, instead of holding it where the journal cannot order it', async () => {
+    const node = await start(mkdtempSync(join(tmpdir(), 'companion-gap-')));
+    const wallet = createWalletClient({ account: sender, chain: devnetChain, transport: node.transport });
+    const nonce = await node.client.getTransactionCount({ address: sender.address });
+    await expect(wallet.sendTransaction({ to: recipient, value: 1n, nonce: nonce + 5 })).rejects.toThrow(
+      /nonce too high/,
+    );
+    expect(await node.client.getBalance({ address: recipient })).toBe(0n);
+    await node.service.dispose();
+  });
+});

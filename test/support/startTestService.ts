@@ -1,0 +1,24 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningService, startService } from '../../src-main/startService';
+
+export interface TestService extends RunningService {
+  dataDir: string;
+  /** Closes the service and deletes its data directory. */
+  dispose(): Promise<void>;
+}
+
+/** Starts the real service on a free loopback port over the devnet, with a data directory of its own. */
+export async function startTestService(dataDir = mkdtempSync(join(tmpdir(), 'companion-test-'))): Promise<TestService> {
+  const lines: string[] = [];
+  const service = await startService({ port: 0, dataDir, network: 'devnet', log: (line) => lines.push(line) });
+  return {
+    ...service,
+    dataDir,
+    dispose: async () => {
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
