@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServe, SERVE_BUNDLE } from './buildServe';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -85,5 +86,6 @@ if (electron) {
   if (!webUiIsFresh()) {
     runOrExit(process.execPath, [binOf('vite', 'bin/vite.js'), 'build', '--config', 'vite.web.config.ts']);
   }
-  runAndForward(process.execPath, [binOf('tsx', 'dist/cli.mjs'), 'src-main/serve.ts', '--web', 'out/web', ...args]);
+  buildServe(root);
+  runAndForward(process.execPath, [SERVE_BUNDLE, '--web', 'out/web', ...args]);
 }

@@ -1,0 +1,45 @@
+/**
+ * `npm run bench [-- ID...]`: runs the benchmarks (all, or those whose id contains one of the arguments), prints a
+ * table and writes bench/results/latest.json. A missed target is printed, not a failure: the exit code is non-zero
+ * only when a benchmark could not run.
+ */
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Benchmark } from './benchmark';
+import { devnetStart } from './devnetStart';
+import { type BenchResult, formatTable, writeResults } from './report';
+import { serveColdStart } from './serveColdStart';
+import { settingsThroughput } from './settingsThroughput';
+
+/** In run order: the child-process start-ups first, before this process has an EVM of its own competing for CPU. */
+const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput];
+
+const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');
+
+const filters = process.argv.slice(2);
+const selected = BENCHMARKS.filter((b) => filters.length === 0 || filters.some((f) => b.id.includes(f)));
+if (selected.length === 0) {
+  process.stderr.write(`no benchmark matches ${filters.join(' ')}; ids: ${BENCHMARKS.map((b) => b.id).join(', ')}\n`);
+  process.exit(2);
+}
+
+const startedAt = new Date();
+const results: BenchResult[] = [];
+for (const benchmark of selected) {
+  process.stderr.write(`running ${benchmark.id}...\n`);
+  const started = performance.now();
+  try {
+    const rows = await benchmark.run();
+    results.push({ benchmark: benchmark.id, rows, durationMs: performance.now() - started });
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`${benchmark.id} crashed: ${message}\n`);
+    results.push({ benchmark: benchmark.id, rows: [], error: message, durationMs: performance.now() - started });
+  }
+}
+
+process.stdout.write(`${formatTable(results)}\n`);
+writeResults(RESULTS_FILE, startedAt, results);
+process.stderr.write(`wrote ${RESULTS_FILE}\n`);
+// Explicit exit: the in-process devnets have no close(), and whatever they hold must not keep the run alive.
+process.exit(results.some((r) => r.error !== undefined) ? 1 : 0);
