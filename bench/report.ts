@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { type Benchmark, meetsTarget, type Row, type Target } from './benchmark';
 
 export interface BenchResult {
