@@ -73,7 +73,20 @@ function webUiIsFresh(): boolean {
   return statSync(built).mtimeMs > sources;
 }
 
-const electron = findElectron();
+/**
+ * Electron 45 downloads its binary on first use rather than at install. Try that once, quietly: on a desktop with
+ * internet it brings the app; offline it fails in a fraction of a second and the headless fallback follows.
+ */
+function installElectron(): string | undefined {
+  spawnSync(process.execPath, [join(root, 'node_modules/electron/install.js')], {
+    cwd: root,
+    stdio: 'ignore',
+    timeout: 300_000,
+  });
+  return findElectron();
+}
+
+const electron = findElectron() ?? installElectron();
 if (electron) {
   runOrExit(process.execPath, [binOf('electron-vite', 'bin/electron-vite.js'), 'build']);
   // An inherited ELECTRON_RUN_AS_NODE would start Electron as plain Node.
