@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningService, startService } from '../../src-main/startService';
+import { type RunningService, type ServiceOptions, startService } from '../../src-main/startService';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -10,9 +10,18 @@ export interface TestService extends RunningService {
 }
 
 /** Starts the real service on a free loopback port over the devnet, with a data directory of its own. */
-export async function startTestService(dataDir = mkdtempSync(join(tmpdir(), 'companion-test-'))): Promise<TestService> {
+export async function startTestService(
+  dataDir = mkdtempSync(join(tmpdir(), 'companion-test-')),
+  options: Partial<ServiceOptions> = {},
+): Promise<TestService> {
   const lines: string[] = [];
-  const service = await startService({ port: 0, dataDir, network: 'devnet', log: (line) => lines.push(line) });
+  const service = await startService({
+    port: 0,
+    dataDir,
+    network: 'devnet',
+    log: (line) => lines.push(line),
+    ...options,
+  });
   return {
     ...service,
     dataDir,

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestService, type TestService } from './support/startTestService';
+
+const root = join(import.meta.dirname, '..');
+const artifacts = join(root, 'test-results');
+
+let service: TestService | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  // The web build of the renderer, as `npm start` serves it in headless mode.
+  await build({ configFile: join(root, 'vite.web.config.ts'), logLevel: 'warn' });
+  service = await startTestService(undefined, { webRoot: join(root, 'out/web') });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.dispose();
+});
+
+it('shows the network and every contract address from /settings in a real browser', async () => {
+  if (!browser || !service) throw new Error('setup failed');
+  const page = await browser.newPage();
+  const failures: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') failures.push(message.text());
+  });
+  await page.goto(`${service.origin}/`);
+  await expect.poll(() => page.getByTestId('network').textContent()).toBe('devnet');
+  expect(await page.getByTestId('chain-id').textContent()).toBe('31337');
+  const settings = (await (await fetch(`${service.url}/settings`)).json()) as {
+    contracts: Record<string, string | null>;
+  };
+  for (const [key, address] of Object.entries(settings.contracts)) {
+    const row = await page.getByTestId(`contract-${key}`).textContent();
+    expect(row, key).toContain(address ?? '');
+  }
+  expect(await page.getByTestId('pair-USDT').count()).toBe(1);
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, 'settings-screen.png'), fullPage: true });
+  // The page's own CSP and code run without errors.
+  expect(failures).toEqual([]);
+});
