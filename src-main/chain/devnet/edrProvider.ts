@@ -59,7 +59,8 @@ function edrContext(): Promise<EdrContext> {
  */
 export async function createEdrProvider(options: EdrProviderOptions): Promise<EdrProvider> {
   const ctx = await edrContext();
-  const hardfork = 'prague';
+  // EDR 0.20 names hardforks with a capital (later releases take lower case): pinned, see package.json.
+  const hardfork = 'Prague';
   const provider: Provider = await ctx.createProvider(
     L1_CHAIN_TYPE,
     {
