@@ -25,7 +25,7 @@ import {
   WETH9,
 } from '../generated/vendor';
 import { devnetChain, type ExchangeAddresses, PERMIT2_ADDRESS } from '../networks';
-import type { EdrProvider } from './edrProvider';
+import { type EdrProvider, setNextBlockTimestamp } from './edrProvider';
 import type { TestAccount } from './testAccounts';
 
 /** Where everything the devnet deploys lives; the same on every start. */
@@ -73,10 +73,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
 
   async function send(to: Address | null, data: Hex, value = 0n): Promise<Address | null> {
     block += 1n;
-    await provider.request({
-      method: 'evm_setNextBlockTimestamp',
-      params: [`0x${(GENESIS_TIME + block).toString(16)}`],
-    } as never);
+    await setNextBlockTimestamp(provider, GENESIS_TIME + block);
     const hash = await client.sendTransaction({ to, data, value, nonce: nonce++ } as never);
     const receipt = await client.getTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`devnet deployment step ${block} reverted`);

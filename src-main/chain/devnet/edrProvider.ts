@@ -8,7 +8,7 @@ import {
   MineOrdering,
   type Provider,
 } from '@nomicfoundation/edr';
-import { type Address, type EIP1193RequestFn, hexToBytes } from 'viem';
+import { type Address, type EIP1193RequestFn, hexToBytes, toHex } from 'viem';
 
 /** A JSON-RPC error from the EVM, shaped as EIP-1193 asks (viem reads `code`, `message` and `data`). */
 export class RpcError extends Error {
@@ -101,4 +101,9 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
     return answer.result;
   }) as EIP1193RequestFn;
   return { request, raw };
+}
+
+/** Fixes the timestamp of the next block the EVM mines (seconds since the Unix epoch). */
+export async function setNextBlockTimestamp(provider: EdrProvider, seconds: bigint | number): Promise<void> {
+  await provider.request({ method: 'evm_setNextBlockTimestamp', params: [toHex(seconds)] } as never);
 }

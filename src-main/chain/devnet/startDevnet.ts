@@ -1,7 +1,7 @@
-import { type Address, type Hex, parseTransaction, recoverTransactionAddress, toHex } from 'viem';
+import { type Address, type Hex, parseTransaction, recoverTransactionAddress } from 'viem';
 import type { DevnetJournal } from '../../store/devnetJournal';
 import { DEVNET_BALANCE_WEI, type DevnetContracts, deployDevnet, GENESIS_TIME } from './deployDevnet';
-import { createEdrProvider, type EdrProvider, RpcError } from './edrProvider';
+import { createEdrProvider, type EdrProvider, RpcError, setNextBlockTimestamp } from './edrProvider';
 import { type TestAccount, testAccounts } from './testAccounts';
 
 export const DEVNET_CHAIN_ID = 31337;
@@ -77,9 +77,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     return next;
   }
 
-  async function setNextTimestamp(timestamp: number): Promise<void> {
-    await provider.request({ method: 'evm_setNextBlockTimestamp', params: [toHex(timestamp)] } as never);
-  }
   async function nextTimestamp(): Promise<number> {
     return Math.max(now(), Number((await latest()).timestamp) + 1);
   }
@@ -109,7 +106,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 
   const replay: ReplayReport = { blocks: 0, mismatches: 0, foreign: options.journal?.countForeign(fingerprint) ?? 0 };
   for (const entry of options.journal?.entries(fingerprint) ?? []) {
-    await setNextTimestamp(entry.timestamp);
+    await setNextBlockTimestamp(provider, entry.timestamp);
     try {
       const mined = entry.kind === 'tx' && entry.raw ? await sendRaw(entry.raw) : await mineBlock();
       if (mined.blockHash !== entry.blockHash) replay.mismatches++;
@@ -155,7 +152,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       serialized(async () => {
         await checkNonce(raw);
         const timestamp = await nextTimestamp();
-        await setNextTimestamp(timestamp);
+        await setNextBlockTimestamp(provider, timestamp);
         const mined = await sendRaw(raw);
         options.journal?.append(fingerprint, {
           kind: 'tx',
@@ -170,7 +167,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     mine: () =>
       serialized(async () => {
         const timestamp = await nextTimestamp();
-        await setNextTimestamp(timestamp);
+        await setNextBlockTimestamp(provider, timestamp);
         const mined = await mineBlock();
         options.journal?.append(fingerprint, {
           kind: 'mine',
