@@ -1,7 +1,12 @@
 import { connect } from 'node:net';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import { createWalletClient, encodeFunctionData, http, toFunctionSelector } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { ServiceConfig } from '../src-main/chain/generated/contracts';
+import { devnetChain } from '../src-main/chain/networks';
 import { ERRORS } from '../src-main/core/errors';
 import { JSON_BODY_LIMIT } from '../src-main/http/middleware/jsonBody';
 import { readSpec, sharedSpec, specErrors } from './support/spec';
@@ -122,11 +127,6 @@ describe('GET /settings', () => {
   });
 
   it('reads the fee rates live: a change on chain shows after the next block', async () => {
-    const { createWalletClient, http } = await import('viem');
-    const { privateKeyToAccount } = await import('viem/accounts');
-    const { ServiceConfig } = await import('../src-main/chain/generated/contracts');
-    const { devnetChain } = await import('../src-main/chain/networks');
-    const { testAccounts } = await import('../src-main/chain/devnet/testAccounts');
     const operator = privateKeyToAccount(testAccounts()[0]?.privateKey ?? '0x');
     const wallet = createWalletClient({
       account: operator,
@@ -282,6 +282,20 @@ describe('POST /rpc on the devnet', () => {
     ]);
     expect(batch.map((r: { id: string }) => r.id)).toEqual(['a', 'b']);
     expect(batch[1].result).toMatch(/^0x[0-9a-f]+$/);
+  });
+
+  it('answers a reverting call as BSC nodes do: code 3 with the revert data as hex', async () => {
+    const { body: settings } = await getJson('/settings');
+    const data = encodeFunctionData({ abi: ServiceConfig.abi, functionName: 'setLaunchesPaused', args: [true] });
+    const stranger = '0x00000000000000000000000000000000c0ffee02';
+    const answer = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ from: stranger, to: settings.contracts.config, data }, 'latest'],
+    });
+    expect(answer.error.code).toBe(3);
+    expect(answer.error.data).toBe(toFunctionSelector('NotOwner()'));
   });
 
   it('refuses methods that would change the chain behind the journal, and malformed requests', async () => {

@@ -8,17 +8,21 @@ import {
   MineOrdering,
   type Provider,
 } from '@nomicfoundation/edr';
-import { type Address, type EIP1193RequestFn, hexToBytes, toHex } from 'viem';
+import { type Address, BaseError, type EIP1193RequestFn, hexToBytes, toHex } from 'viem';
 
-/** A JSON-RPC error from the EVM, shaped as EIP-1193 asks (viem reads `code`, `message` and `data`). */
-export class RpcError extends Error {
+/**
+ * A JSON-RPC error from the EVM, shaped as EIP-1193 asks (`code`, `message`, `data`). A viem `BaseError`, so viem
+ * passes it on as it is: a plain Error would be wrapped as an unknown error and retried with back-off, turning every
+ * revert into a second of waiting.
+ */
+export class RpcError extends BaseError {
+  override name = 'RpcError';
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
   ) {
     super(message);
-    this.name = 'RpcError';
   }
 }
 
@@ -66,7 +70,8 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
     {
       allowBlocksWithSameTimestamp: false,
       allowUnlimitedContractSize: false,
-      bailOnCallFailure: false,
+      // A reverting eth_call answers with an error carrying the revert data, as real nodes do (the simulator relies on it).
+      bailOnCallFailure: true,
       bailOnTransactionFailure: false,
       chainId: BigInt(options.chainId),
       coinbase: hexToBytes('0x0000000000000000000000000000000000000000'),
@@ -93,7 +98,8 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
   let nextId = 1;
   const raw: EdrProvider['raw'] = async (method, params) => {
     const response = await provider.handleRequest(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }));
-    return typeof response.data === 'string' ? JSON.parse(response.data) : response.data;
+    const answer = typeof response.data === 'string' ? JSON.parse(response.data) : response.data;
+    return answer.error ? { error: asNodeError(answer.error) } : answer;
   };
   const request = (async ({ method, params }: { method: string; params?: unknown }) => {
     const answer = await raw(method, Array.isArray(params) ? params : params === undefined ? [] : [params]);
@@ -101,6 +107,19 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
     return answer.result;
   }) as EIP1193RequestFn;
   return { request, raw };
+}
+
+/**
+ * EDR reports a revert as code -32000 with `data: { data: '0x…' }`; BSC's nodes (geth) answer code 3, "execution
+ * reverted", with the revert data as a hex string, and that is what viem decodes custom errors from. The devnet
+ * answers as the real chain does, for our simulator and for bots on /rpc alike.
+ */
+function asNodeError(error: { code: number; message: string; data?: unknown }) {
+  const data = error.data as { data?: unknown } | undefined;
+  if (typeof data === 'object' && data !== null && typeof data.data === 'string' && data.data.startsWith('0x')) {
+    return { code: 3, message: error.message, data: data.data };
+  }
+  return error;
 }
 
 /** Fixes the timestamp of the next block the EVM mines (seconds since the Unix epoch). */

@@ -81,7 +81,7 @@ async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
       ? failure(id, reply.error.code, reply.error.message, reply.error.data)
       : { jsonrpc: '2.0', id, result: reply.result };
   } catch (error) {
-    if (error instanceof RpcError) return failure(id, error.code, error.message, error.data);
+    if (error instanceof RpcError) return failure(id, error.code, error.shortMessage, error.data);
     return failure(id, -32603, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
