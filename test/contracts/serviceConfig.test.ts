@@ -1,18 +1,10 @@
-import {
-  type Address,
-  BaseError,
-  ContractFunctionRevertedError,
-  createPublicClient,
-  createWalletClient,
-  custom,
-  type PublicClient,
-  parseEther,
-} from 'viem';
+import { type Address, createPublicClient, createWalletClient, custom, type PublicClient, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
 import { ServiceConfig } from '../../src-main/chain/generated/contracts';
 import { devnetChain } from '../../src-main/chain/networks';
+import { revertName } from '../support/revertName';
 
 let devnet: Devnet;
 let client: PublicClient;
@@ -30,24 +22,21 @@ function walletOf(index: number) {
 }
 
 /** Sends a config call from a test account; resolves to the custom error's name when it reverts, or 'ok'. */
-async function send(index: number, functionName: string, args: readonly unknown[]): Promise<string> {
+function send(index: number, functionName: string, args: readonly unknown[]): Promise<string> {
   const wallet = walletOf(index);
-  try {
-    const { request } = await client.simulateContract({
-      account: wallet.account,
-      address: config,
-      abi: ServiceConfig.abi,
-      functionName,
-      args,
-    } as never);
-    const hash = await wallet.writeContract(request as never);
-    expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
-    return 'ok';
-  } catch (error) {
-    const revert = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : null;
-    if (revert instanceof ContractFunctionRevertedError && revert.data?.errorName) return revert.data.errorName;
-    throw error;
-  }
+  return revertName(
+    (async () => {
+      const { request } = await client.simulateContract({
+        account: wallet.account,
+        address: config,
+        abi: ServiceConfig.abi,
+        functionName,
+        args,
+      } as never);
+      const hash = await wallet.writeContract(request as never);
+      expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
+    })(),
+  );
 }
 
 const read = <T>(functionName: string) =>
