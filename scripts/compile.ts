@@ -89,6 +89,7 @@ function compileOurs(sources: Record<string, string>, solc: { compile(input: str
     sources: Object.fromEntries(Object.entries(sources).map(([name, content]) => [name, { content }])),
     settings: {
       optimizer: { enabled: true, runs: 1000 },
+      viaIR: true,
       evmVersion: 'cancun',
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
     },

@@ -73,7 +73,8 @@ const specSettings = z.object({
   network: z.string(),
   contracts: z
     .object({
-      // factory and router are the contracts issue's (#3): they join this check when deployed.
+      // factory is the contracts issue's (#3) LaunchFactory: it joins this check when deployed.
+      router: address,
       permit2: address,
       quoter: address,
       wbnb: address,

@@ -59,6 +59,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       client,
       addresses: {
         config: contracts.config,
+        router: contracts.router,
         permit2: contracts.permit2,
         quoter: contracts.quoter,
         wbnb: contracts.wbnb,

@@ -13,7 +13,7 @@ import {
   publicActions,
 } from 'viem';
 import { sqrt } from '../../core/math/sqrt';
-import { DevStablecoin, PoolDeployer, ServiceConfig } from '../generated/contracts';
+import { DevStablecoin, PoolDeployer, ServiceConfig, TradeRouter } from '../generated/contracts';
 import {
   NonfungiblePositionManager,
   PancakeV3Factory,
@@ -33,6 +33,8 @@ export interface DevnetContracts extends ExchangeAddresses {
   tickLens: Address;
   /** The service's on-chain configuration: fee rates, launch fee, pause, fee recipient. */
   config: Address;
+  /** Buys and sells launched tokens, taking the site fee and the referrer's cut. */
+  router: Address;
   /** The WBNB/USDT pool (0.05% tier) that prices BNB in dollars. */
   wbnbUsdtPool: Address;
   siteFeeRecipient: Address;
@@ -113,6 +115,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     DEVNET_FEES.referrerBps,
     DEVNET_FEES.lifetimeReferralBps,
   ]);
+  const router = await deploy(TradeRouter, [config, poolDeployer, wbnb, PERMIT2_ADDRESS]);
   await provider.request({ method: 'hardhat_setCode', params: [PERMIT2_ADDRESS, permit2Runtime()] } as never);
 
   // Seed the WBNB/USDT pool: half the liquidity over the full range, half within about ±22% of the price.
@@ -172,6 +175,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     usdt,
     permit2: PERMIT2_ADDRESS,
     config,
+    router,
     wbnbUsdtPool,
     siteFeeRecipient,
   };

@@ -1,0 +1,313 @@
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  type Hash,
+  type PublicClient,
+  parseEther,
+  zeroAddress,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
+import { DevStablecoin, IAllowanceTransfer, IPermit2, TradeRouter } from '../../src-main/chain/generated/contracts';
+import { QuoterV2 } from '../../src-main/chain/generated/vendor';
+import { devnetChain } from '../../src-main/chain/networks';
+import { revertName } from '../support/revertName';
+import { createTokenPool, POOL_FEE, type TokenPool } from '../support/tokenPool';
+
+let devnet: Devnet;
+let client: PublicClient;
+let bnbPool: TokenPool;
+let usdtPool: TokenPool;
+let snapshot: string;
+
+const TRADER = 5;
+const REFERRER = 6;
+// Permit2's errors are declared on IAllowanceTransfer (IPermit2's ABI does not repeat them).
+const abi = [...TradeRouter.abi, ...IAllowanceTransfer.abi];
+
+function account(index: number) {
+  return privateKeyToAccount(devnet.accounts[index]?.privateKey ?? '0x');
+}
+function wallet(index: number) {
+  return createWalletClient({ account: account(index), chain: devnetChain, transport: custom(devnet.provider) });
+}
+const far = () => 2n ** 40n;
+
+interface Params {
+  token: Address;
+  pair: Address;
+  fee: number;
+  amount: bigint;
+  limit: bigint;
+  referrer: Address;
+  deadline: bigint;
+}
+type Side = 'buyExactIn' | 'buyExactOut' | 'sellExactIn' | 'sellExactOut';
+
+function params(pool: TokenPool, amount: bigint, limit: bigint, referrer: Address = zeroAddress): Params {
+  return { token: pool.token, pair: pool.pair, fee: POOL_FEE, amount, limit, referrer, deadline: far() };
+}
+
+/** Simulates then sends a trade; resolves to 'ok' with the receipt's hash, or the custom error's name. */
+async function trade(index: number, side: Side, p: Params, value = 0n): Promise<{ result: string; hash?: Hash }> {
+  let hash: Hash | undefined;
+  const result = await revertName(
+    (async () => {
+      const { request } = await client.simulateContract({
+        account: account(index),
+        address: devnet.contracts.router,
+        abi,
+        functionName: side,
+        args: [p],
+        value,
+      } as never);
+      hash = await wallet(index).writeContract(request as never);
+      expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
+    })(),
+  );
+  return { result, ...(hash ? { hash } : {}) };
+}
+
+const balanceOf = (token: Address, who: Address) =>
+  client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [who] });
+
+/** BNB spent on gas by a transaction. */
+async function gasCost(hash: Hash): Promise<bigint> {
+  const receipt = await client.getTransactionReceipt({ hash });
+  return receipt.gasUsed * receipt.effectiveGasPrice;
+}
+
+async function tradeEvent(hash: Hash) {
+  const receipt = await client.getTransactionReceipt({ hash });
+  const { parseEventLogs } = await import('viem');
+  const [event] = parseEventLogs({ abi: TradeRouter.abi, logs: receipt.logs, eventName: 'Trade' });
+  if (!event) throw new Error('no Trade event');
+  return event.args;
+}
+
+async function quoteExactIn(tokenIn: Address, tokenOut: Address, amountIn: bigint): Promise<bigint> {
+  const { result } = await client.simulateContract({
+    address: devnet.contracts.quoter,
+    abi: QuoterV2.abi,
+    functionName: 'quoteExactInputSingle',
+    args: [{ tokenIn, tokenOut, amountIn, fee: POOL_FEE, sqrtPriceLimitX96: 0n }],
+  });
+  return result[0];
+}
+
+/** Lets the router pull `token` from the trader through Permit2, until `expiration`. */
+async function allowRouter(index: number, token: Address, expiration = Number(far())) {
+  const max = 2n ** 256n - 1n;
+  await wallet(index).writeContract({
+    address: token,
+    abi: DevStablecoin.abi,
+    functionName: 'approve',
+    args: [devnet.contracts.permit2, max],
+  });
+  await wallet(index).writeContract({
+    address: devnet.contracts.permit2,
+    abi: IPermit2.abi,
+    functionName: 'approve',
+    args: [token, devnet.contracts.router, 2n ** 160n - 1n, expiration],
+  });
+}
+
+async function expectRouterEmpty() {
+  const { router, wbnb, usdt } = devnet.contracts;
+  expect(await client.getBalance({ address: router })).toBe(0n);
+  for (const token of [wbnb, usdt, bnbPool.token, usdtPool.token]) expect(await balanceOf(token, router)).toBe(0n);
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet();
+  client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  bnbPool = await createTokenPool(devnet, client, devnet.contracts.wbnb);
+  usdtPool = await createTokenPool(devnet, client, devnet.contracts.usdt, { pairLiquidity: parseEther('60000') });
+});
+beforeEach(async () => {
+  if (snapshot) await devnet.provider.request({ method: 'evm_revert', params: [snapshot] } as never);
+  snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
+});
+
+describe('TradeRouter', () => {
+  const feeRecipient = () => devnet.contracts.siteFeeRecipient;
+
+  it('buys exact in with BNB: the quoter amount, 1% fee, 0.2% of it to the referrer, the wallet bound', async () => {
+    const trader = account(TRADER).address;
+    const referrer = account(REFERRER).address;
+    const gross = parseEther('1');
+    const fee = parseEther('0.01');
+    const cut = parseEther('0.002');
+    const quoted = await quoteExactIn(devnet.contracts.wbnb, bnbPool.token, gross - fee);
+    const before = {
+      trader: await client.getBalance({ address: trader }),
+      recipient: await client.getBalance({ address: feeRecipient() }),
+      referrer: await client.getBalance({ address: referrer }),
+    };
+    const { result, hash } = await trade(TRADER, 'buyExactIn', params(bnbPool, gross, quoted, referrer), gross);
+    expect(result).toBe('ok');
+    if (!hash) throw new Error('no hash');
+    expect(await balanceOf(bnbPool.token, trader)).toBe(quoted);
+    expect(before.trader - (await client.getBalance({ address: trader }))).toBe(gross + (await gasCost(hash)));
+    expect((await client.getBalance({ address: feeRecipient() })) - before.recipient).toBe(fee - cut);
+    expect((await client.getBalance({ address: referrer })) - before.referrer).toBe(cut);
+    expect(await tradeEvent(hash)).toEqual({
+      wallet: trader,
+      token: bnbPool.token,
+      referrer,
+      pair: devnet.contracts.wbnb,
+      isBuy: true,
+      pairAmount: gross,
+      tokenAmount: quoted,
+      siteFee: fee,
+      referrerCut: cut,
+    });
+    expect(
+      await client.readContract({ address: devnet.contracts.router, abi, functionName: 'referrerOf', args: [trader] }),
+    ).toBe(referrer);
+    await expectRouterEmpty();
+  });
+
+  it('sells exact in through Permit2 for BNB, net of the fee', async () => {
+    const trader = account(TRADER).address;
+    await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('2'), 0n), parseEther('2'));
+    const tokens = await balanceOf(bnbPool.token, trader);
+    await allowRouter(TRADER, bnbPool.token);
+    const gross = await quoteExactIn(bnbPool.token, devnet.contracts.wbnb, tokens);
+    const fee = (gross * 100n + 9999n) / 10000n;
+    const before = await client.getBalance({ address: trader });
+    const recipientBefore = await client.getBalance({ address: feeRecipient() });
+    const { result, hash } = await trade(TRADER, 'sellExactIn', params(bnbPool, tokens, gross - fee));
+    expect(result).toBe('ok');
+    if (!hash) throw new Error('no hash');
+    expect(await balanceOf(bnbPool.token, trader)).toBe(0n);
+    expect((await client.getBalance({ address: trader })) - before + (await gasCost(hash))).toBe(gross - fee);
+    expect((await client.getBalance({ address: feeRecipient() })) - recipientBefore).toBe(fee);
+    await expectRouterEmpty();
+  });
+
+  it('buys exact out and refunds the BNB it did not need', async () => {
+    const trader = account(TRADER).address;
+    const want = parseEther('1000000');
+    const before = await client.getBalance({ address: trader });
+    const { result, hash } = await trade(
+      TRADER,
+      'buyExactOut',
+      params(bnbPool, want, parseEther('5')),
+      parseEther('5'),
+    );
+    expect(result).toBe('ok');
+    if (!hash) throw new Error('no hash');
+    const event = await tradeEvent(hash);
+    expect(await balanceOf(bnbPool.token, trader)).toBe(want);
+    expect(before - (await client.getBalance({ address: trader }))).toBe(event.pairAmount + (await gasCost(hash)));
+    expect(event.pairAmount < parseEther('5')).toBe(true);
+    await expectRouterEmpty();
+  });
+
+  it('sells exact out: the wallet receives exactly the amount asked, after the fee', async () => {
+    const trader = account(TRADER).address;
+    await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('3'), 0n), parseEther('3'));
+    await allowRouter(TRADER, bnbPool.token);
+    const want = parseEther('1');
+    const tokensBefore = await balanceOf(bnbPool.token, trader);
+    const before = await client.getBalance({ address: trader });
+    const { result, hash } = await trade(TRADER, 'sellExactOut', params(bnbPool, want, tokensBefore));
+    expect(result).toBe('ok');
+    if (!hash) throw new Error('no hash');
+    expect((await client.getBalance({ address: trader })) - before + (await gasCost(hash))).toBe(want);
+    const event = await tradeEvent(hash);
+    expect(tokensBefore - (await balanceOf(bnbPool.token, trader))).toBe(event.tokenAmount);
+    expect(event.pairAmount - event.siteFee).toBe(want);
+    await expectRouterEmpty();
+  });
+
+  it('trades against a BEP-20 pair, paying and receiving it through Permit2', async () => {
+    const trader = account(TRADER).address;
+    const referrer = account(REFERRER).address;
+    const { usdt } = devnet.contracts;
+    await allowRouter(TRADER, usdt);
+    const gross = parseEther('500');
+    const before = { trader: await balanceOf(usdt, trader), recipient: await balanceOf(usdt, feeRecipient()) };
+    const refBefore = await balanceOf(usdt, referrer);
+    expect((await trade(TRADER, 'buyExactIn', params(usdtPool, gross, 1n, referrer))).result).toBe('ok');
+    expect(before.trader - (await balanceOf(usdt, trader))).toBe(gross);
+    expect((await balanceOf(usdt, feeRecipient())) - before.recipient).toBe(parseEther('4'));
+    expect((await balanceOf(usdt, referrer)) - refBefore).toBe(parseEther('1'));
+    const tokens = await balanceOf(usdtPool.token, trader);
+    await allowRouter(TRADER, usdtPool.token);
+    expect((await trade(TRADER, 'sellExactIn', params(usdtPool, tokens, 1n, referrer))).result).toBe('ok');
+    await expectRouterEmpty();
+  });
+
+  it('refuses a fill one wei worse than the limit, and accepts the limit itself', async () => {
+    const gross = parseEther('1');
+    const quoted = await quoteExactIn(devnet.contracts.wbnb, bnbPool.token, gross - parseEther('0.01'));
+    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, gross, quoted + 1n), gross)).result).toBe('LimitNotMet');
+    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, gross, quoted), gross)).result).toBe('ok');
+  });
+
+  it('refuses expired trades, self-referral, wrong BNB value, missing pools and zero amounts', async () => {
+    const expired = { ...params(bnbPool, parseEther('1'), 0n), deadline: 1n };
+    expect((await trade(TRADER, 'buyExactIn', expired, parseEther('1'))).result).toBe('Expired');
+    const self = params(bnbPool, parseEther('1'), 0n, account(TRADER).address);
+    expect((await trade(TRADER, 'buyExactIn', self, parseEther('1'))).result).toBe('SelfReferral');
+    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('1'), 0n), parseEther('0.5'))).result).toBe(
+      'WrongValue',
+    );
+    // Sells are not payable: BNB sent with one is refused by the contract itself.
+    expect((await trade(TRADER, 'sellExactIn', params(bnbPool, 1n, 0n), 1n)).result).toBe('reverted');
+    const noPool = { ...params(bnbPool, parseEther('1'), 0n), fee: 500 };
+    expect((await trade(TRADER, 'buyExactIn', noPool, parseEther('1'))).result).toBe('NoPool');
+    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, 0n, 0n), 0n)).result).toBe('AmountTooSmall');
+  });
+
+  it('binds a wallet to its first referrer for ever', async () => {
+    const trader = account(TRADER).address;
+    await trade(
+      TRADER,
+      'buyExactIn',
+      params(bnbPool, parseEther('0.1'), 0n, account(REFERRER).address),
+      parseEther('0.1'),
+    );
+    const { hash } = await trade(
+      TRADER,
+      'buyExactIn',
+      params(bnbPool, parseEther('0.1'), 0n, account(7).address),
+      parseEther('0.1'),
+    );
+    if (!hash) throw new Error('no hash');
+    expect(
+      await client.readContract({ address: devnet.contracts.router, abi, functionName: 'referrerOf', args: [trader] }),
+    ).toBe(account(REFERRER).address);
+    // The second trade still paid its named referrer the instant cut.
+    expect((await tradeEvent(hash)).referrer).toBe(account(7).address);
+  });
+
+  it('honours a swap callback only from the pool of the trade under way', async () => {
+    const attacker = wallet(8);
+    const call = client.simulateContract({
+      account: attacker.account,
+      address: devnet.contracts.router,
+      abi,
+      functionName: 'pancakeV3SwapCallback',
+      args: [1n, 0n, '0x'],
+    });
+    expect(await revertName(call)).toBe('NotPool');
+  });
+
+  it('stops pulling tokens once the Permit2 allowance has expired', async () => {
+    const trader = account(TRADER).address;
+    await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('1'), 0n), parseEther('1'));
+    const latest = await client.getBlock();
+    await allowRouter(TRADER, bnbPool.token, Number(latest.timestamp) + 60);
+    await devnet.provider.request({ method: 'evm_increaseTime', params: [120] } as never);
+    // Calls run against the latest block: mine one so the simulation sees the later time too.
+    await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
+    const tokens = await balanceOf(bnbPool.token, trader);
+    expect((await trade(TRADER, 'sellExactIn', params(bnbPool, tokens, 0n))).result).toBe('AllowanceExpired');
+  });
+});
