@@ -232,7 +232,7 @@ contract TradeRouter is ITradeRouter, IPancakeV3SwapCallback {
     /// @dev ERC-20 transfer that accepts tokens returning nothing, and refuses ones returning false.
     function _safeTransfer(address token, address to, uint256 amount) internal {
         (bool ok, bytes memory result) = token.call(abi.encodeWithSelector(0xa9059cbb, to, amount));
-        if (!ok || (result.length != 0 && !abi.decode(result, (bool)))) revert PoolTooThin();
+        if (!ok || (result.length != 0 && !abi.decode(result, (bool)))) revert TokenTransferFailed(token, to);
     }
 
     function _pool(address a, address b, uint24 fee) internal view returns (address) {

@@ -43,6 +43,8 @@ interface ITradeRouter {
     error NotPool();
     /// @dev The router was entered again while a trade was running.
     error Reentered();
+    /// @dev A BEP-20 transfer out of the router failed or returned false.
+    error TokenTransferFailed(address token, address to);
     /// @dev Sending BNB to the recipient failed.
     error BnbTransferFailed(address to);
 
