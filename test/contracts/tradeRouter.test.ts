@@ -3,15 +3,26 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
+  encodeAbiParameters,
+  encodeFunctionData,
+  getAddress,
   type Hash,
+  type Hex,
   type PublicClient,
   parseEther,
+  toFunctionSelector,
   zeroAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import { DevStablecoin, IAllowanceTransfer, IPermit2, TradeRouter } from '../../src-main/chain/generated/contracts';
+import {
+  DevStablecoin,
+  IAllowanceTransfer,
+  IPermit2,
+  ReentrantToken,
+  TradeRouter,
+} from '../../src-main/chain/generated/contracts';
 import { QuoterV2 } from '../../src-main/chain/generated/vendor';
 import { devnetChain } from '../../src-main/chain/networks';
 import { revertName } from '../support/revertName';
@@ -309,5 +320,88 @@ describe('TradeRouter', () => {
     await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
     const tokens = await balanceOf(bnbPool.token, trader);
     expect((await trade(TRADER, 'sellExactIn', params(bnbPool, tokens, 0n))).result).toBe('AllowanceExpired');
+  });
+});
+
+describe('TradeRouter against hostile tokens and referrers', () => {
+  let hostile: Address;
+  let hostilePool: TokenPool;
+  const selector = (name: string) => toFunctionSelector(`${name}()`);
+  const hostileRead = (functionName: 'lastOk' | 'lastSelector' | 'attempts') =>
+    client.readContract({ address: hostile, abi: ReentrantToken.abi, functionName });
+  async function arm(payload: Hex) {
+    await wallet(1).writeContract({
+      address: hostile,
+      abi: ReentrantToken.abi,
+      functionName: 'arm',
+      args: [devnet.contracts.router, payload],
+    });
+  }
+
+  beforeEach(async () => {
+    const hash = await wallet(1).deployContract({
+      abi: ReentrantToken.abi,
+      bytecode: ReentrantToken.bytecode,
+      args: [parseEther('1000000')],
+    });
+    const deployed = (await client.getTransactionReceipt({ hash })).contractAddress;
+    if (!deployed) throw new Error('not deployed');
+    hostile = getAddress(deployed);
+    hostilePool = await createTokenPool(devnet, client, hostile, { ownerIndex: 1 });
+    await wallet(1).writeContract({
+      address: hostile,
+      abi: ReentrantToken.abi,
+      functionName: 'transfer',
+      args: [account(TRADER).address, parseEther('1000')],
+    });
+    await allowRouter(TRADER, hostile);
+  });
+
+  it('refuses a pair token that re-enters the router while it is being pulled', async () => {
+    const reentry = encodeFunctionData({
+      abi: TradeRouter.abi,
+      functionName: 'buyExactIn',
+      args: [params(hostilePool, parseEther('1'), 0n)],
+    });
+    await arm(reentry);
+    expect((await trade(TRADER, 'buyExactIn', params(hostilePool, parseEther('10'), 1n))).result).toBe('ok');
+    expect((await hostileRead('attempts')) as bigint).toBeGreaterThan(0n);
+    expect(await hostileRead('lastOk')).toBe(false);
+    expect(await hostileRead('lastSelector')).toBe(selector('Reentered'));
+  });
+
+  it('refuses a swap callback from the token instead of the pool', async () => {
+    const fake = encodeFunctionData({
+      abi: TradeRouter.abi,
+      functionName: 'pancakeV3SwapCallback',
+      args: [
+        parseEther('1'),
+        parseEther('1'),
+        encodeAbiParameters(
+          [{ type: 'address' }, { type: 'address' }, { type: 'bool' }],
+          [account(TRADER).address, hostile, false],
+        ),
+      ],
+    });
+    await arm(fake);
+    expect((await trade(TRADER, 'buyExactIn', params(hostilePool, parseEther('10'), 1n))).result).toBe('ok');
+    expect(await hostileRead('lastOk')).toBe(false);
+    expect(await hostileRead('lastSelector')).toBe(selector('NotPool'));
+  });
+
+  it('refuses a referrer that re-enters when paid its cut, and still pays it', async () => {
+    await arm(
+      encodeFunctionData({
+        abi: TradeRouter.abi,
+        functionName: 'buyExactIn',
+        args: [params(bnbPool, parseEther('1'), 0n)],
+      }),
+    );
+    const before = await client.getBalance({ address: hostile });
+    const gross = parseEther('1');
+    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, gross, 1n, hostile), gross)).result).toBe('ok');
+    expect(await hostileRead('lastSelector')).toBe(selector('Reentered'));
+    expect((await client.getBalance({ address: hostile })) - before).toBe(parseEther('0.002'));
+    await expectRouterEmpty();
   });
 });
