@@ -254,6 +254,31 @@ describe('TradeRouter', () => {
     await expectRouterEmpty();
   });
 
+  it('rounds the fee up at dust sizes and takes it exactly at large ones', async () => {
+    const referrer = account(REFERRER).address;
+    // 1 wei: the fee rounds up to the whole amount, nothing is left to trade.
+    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, 1n, 0n), 1n)).result).toBe('AmountTooSmall');
+    // 101 wei: fee ceil(1.01) = 2 wei, referrer's cut floor(0.202) = 0.
+    const dust = await trade(TRADER, 'buyExactIn', params(bnbPool, 101n, 0n, referrer), 101n);
+    expect(dust.result).toBe('ok');
+    if (!dust.hash) throw new Error('no hash');
+    expect(await tradeEvent(dust.hash)).toMatchObject({ pairAmount: 101n, siteFee: 2n, referrerCut: 0n });
+    // 5,000 BNB into a 100 BNB pool: the fee is exactly 1%, the cut exactly 0.2%.
+    const large = parseEther('5000');
+    const big = await trade(TRADER, 'buyExactIn', params(bnbPool, large, 0n, referrer), large);
+    expect(big.result).toBe('ok');
+    if (!big.hash) throw new Error('no hash');
+    expect(await tradeEvent(big.hash)).toMatchObject({ siteFee: parseEther('50'), referrerCut: parseEther('10') });
+    // Exact out of 1 wei of BNB: gross ceil(1 / 0.99) = 2 wei, so the fee is 1 wei.
+    await allowRouter(TRADER, bnbPool.token);
+    const tokens = await balanceOf(bnbPool.token, account(TRADER).address);
+    const tiny = await trade(TRADER, 'sellExactOut', params(bnbPool, 1n, tokens));
+    expect(tiny.result).toBe('ok');
+    if (!tiny.hash) throw new Error('no hash');
+    expect(await tradeEvent(tiny.hash)).toMatchObject({ pairAmount: 2n, siteFee: 1n });
+    await expectRouterEmpty();
+  });
+
   it('refuses a fill one wei worse than the limit, and accepts the limit itself', async () => {
     const gross = parseEther('1');
     const quoted = await quoteExactIn(devnet.contracts.wbnb, bnbPool.token, gross - parseEther('0.01'));
