@@ -1,32 +1,22 @@
 import {
   type Address,
   createPublicClient,
-  createWalletClient,
   custom,
   encodeAbiParameters,
   encodeFunctionData,
   getAddress,
-  type Hash,
   type Hex,
   type PublicClient,
   parseEther,
   toFunctionSelector,
-  zeroAddress,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import {
-  DevStablecoin,
-  IAllowanceTransfer,
-  IPermit2,
-  ReentrantToken,
-  TradeRouter,
-} from '../../src-main/chain/generated/contracts';
-import { QuoterV2 } from '../../src-main/chain/generated/vendor';
+import { ReentrantToken, TradeRouter } from '../../src-main/chain/generated/contracts';
 import { devnetChain } from '../../src-main/chain/networks';
 import { revertName } from '../support/revertName';
-import { createTokenPool, POOL_FEE, type TokenPool } from '../support/tokenPool';
+import { type RouterDriver, routerAbi, routerDriver } from '../support/routerDriver';
+import { createTokenPool, type TokenPool } from '../support/tokenPool';
 
 let devnet: Devnet;
 let client: PublicClient;
@@ -36,105 +26,19 @@ let snapshot: string;
 
 const TRADER = 5;
 const REFERRER = 6;
-// Permit2's errors are declared on IAllowanceTransfer (IPermit2's ABI does not repeat them).
-const abi = [...TradeRouter.abi, ...IAllowanceTransfer.abi];
-
-function account(index: number) {
-  return privateKeyToAccount(devnet.accounts[index]?.privateKey ?? '0x');
-}
-function wallet(index: number) {
-  return createWalletClient({ account: account(index), chain: devnetChain, transport: custom(devnet.provider) });
-}
-const far = () => 2n ** 40n;
-
-interface Params {
-  token: Address;
-  pair: Address;
-  fee: number;
-  amount: bigint;
-  limit: bigint;
-  referrer: Address;
-  deadline: bigint;
-}
-type Side = 'buyExactIn' | 'buyExactOut' | 'sellExactIn' | 'sellExactOut';
-
-function params(pool: TokenPool, amount: bigint, limit: bigint, referrer: Address = zeroAddress): Params {
-  return { token: pool.token, pair: pool.pair, fee: POOL_FEE, amount, limit, referrer, deadline: far() };
-}
-
-/** Simulates then sends a trade; resolves to 'ok' with the receipt's hash, or the custom error's name. */
-async function trade(index: number, side: Side, p: Params, value = 0n): Promise<{ result: string; hash?: Hash }> {
-  let hash: Hash | undefined;
-  const result = await revertName(
-    (async () => {
-      const { request } = await client.simulateContract({
-        account: account(index),
-        address: devnet.contracts.router,
-        abi,
-        functionName: side,
-        args: [p],
-        value,
-      } as never);
-      hash = await wallet(index).writeContract(request as never);
-      expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
-    })(),
-  );
-  return { result, ...(hash ? { hash } : {}) };
-}
-
-const balanceOf = (token: Address, who: Address) =>
-  client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [who] });
-
-/** BNB spent on gas by a transaction. */
-async function gasCost(hash: Hash): Promise<bigint> {
-  const receipt = await client.getTransactionReceipt({ hash });
-  return receipt.gasUsed * receipt.effectiveGasPrice;
-}
-
-async function tradeEvent(hash: Hash) {
-  const receipt = await client.getTransactionReceipt({ hash });
-  const { parseEventLogs } = await import('viem');
-  const [event] = parseEventLogs({ abi: TradeRouter.abi, logs: receipt.logs, eventName: 'Trade' });
-  if (!event) throw new Error('no Trade event');
-  return event.args;
-}
-
-async function quoteExactIn(tokenIn: Address, tokenOut: Address, amountIn: bigint): Promise<bigint> {
-  const { result } = await client.simulateContract({
-    address: devnet.contracts.quoter,
-    abi: QuoterV2.abi,
-    functionName: 'quoteExactInputSingle',
-    args: [{ tokenIn, tokenOut, amountIn, fee: POOL_FEE, sqrtPriceLimitX96: 0n }],
-  });
-  return result[0];
-}
-
-/** Lets the router pull `token` from the trader through Permit2, until `expiration`. */
-async function allowRouter(index: number, token: Address, expiration = Number(far())) {
-  const max = 2n ** 256n - 1n;
-  await wallet(index).writeContract({
-    address: token,
-    abi: DevStablecoin.abi,
-    functionName: 'approve',
-    args: [devnet.contracts.permit2, max],
-  });
-  await wallet(index).writeContract({
-    address: devnet.contracts.permit2,
-    abi: IPermit2.abi,
-    functionName: 'approve',
-    args: [token, devnet.contracts.router, 2n ** 160n - 1n, expiration],
-  });
-}
+let d: RouterDriver;
+const abi = routerAbi;
 
 async function expectRouterEmpty() {
   const { router, wbnb, usdt } = devnet.contracts;
   expect(await client.getBalance({ address: router })).toBe(0n);
-  for (const token of [wbnb, usdt, bnbPool.token, usdtPool.token]) expect(await balanceOf(token, router)).toBe(0n);
+  for (const token of [wbnb, usdt, bnbPool.token, usdtPool.token]) expect(await d.balanceOf(token, router)).toBe(0n);
 }
 
 beforeAll(async () => {
   devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  d = routerDriver(devnet, client);
   bnbPool = await createTokenPool(devnet, client, devnet.contracts.wbnb);
   usdtPool = await createTokenPool(devnet, client, devnet.contracts.usdt, { pairLiquidity: parseEther('60000') });
 });
@@ -147,25 +51,25 @@ describe('TradeRouter', () => {
   const feeRecipient = () => devnet.contracts.siteFeeRecipient;
 
   it('buys exact in with BNB: the quoter amount, 1% fee, 0.2% of it to the referrer, the wallet bound', async () => {
-    const trader = account(TRADER).address;
-    const referrer = account(REFERRER).address;
+    const trader = d.account(TRADER).address;
+    const referrer = d.account(REFERRER).address;
     const gross = parseEther('1');
     const fee = parseEther('0.01');
     const cut = parseEther('0.002');
-    const quoted = await quoteExactIn(devnet.contracts.wbnb, bnbPool.token, gross - fee);
+    const quoted = await d.quoteExactIn(devnet.contracts.wbnb, bnbPool.token, gross - fee);
     const before = {
       trader: await client.getBalance({ address: trader }),
       recipient: await client.getBalance({ address: feeRecipient() }),
       referrer: await client.getBalance({ address: referrer }),
     };
-    const { result, hash } = await trade(TRADER, 'buyExactIn', params(bnbPool, gross, quoted, referrer), gross);
+    const { result, hash } = await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, gross, quoted, referrer), gross);
     expect(result).toBe('ok');
     if (!hash) throw new Error('no hash');
-    expect(await balanceOf(bnbPool.token, trader)).toBe(quoted);
-    expect(before.trader - (await client.getBalance({ address: trader }))).toBe(gross + (await gasCost(hash)));
+    expect(await d.balanceOf(bnbPool.token, trader)).toBe(quoted);
+    expect(before.trader - (await client.getBalance({ address: trader }))).toBe(gross + (await d.gasCost(hash)));
     expect((await client.getBalance({ address: feeRecipient() })) - before.recipient).toBe(fee - cut);
     expect((await client.getBalance({ address: referrer })) - before.referrer).toBe(cut);
-    expect(await tradeEvent(hash)).toEqual({
+    expect(await d.tradeEvent(hash)).toEqual({
       wallet: trader,
       token: bnbPool.token,
       referrer,
@@ -183,148 +87,150 @@ describe('TradeRouter', () => {
   });
 
   it('sells exact in through Permit2 for BNB, net of the fee', async () => {
-    const trader = account(TRADER).address;
-    await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('2'), 0n), parseEther('2'));
-    const tokens = await balanceOf(bnbPool.token, trader);
-    await allowRouter(TRADER, bnbPool.token);
-    const gross = await quoteExactIn(bnbPool.token, devnet.contracts.wbnb, tokens);
+    const trader = d.account(TRADER).address;
+    await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, parseEther('2'), 0n), parseEther('2'));
+    const tokens = await d.balanceOf(bnbPool.token, trader);
+    await d.allowRouter(TRADER, bnbPool.token);
+    const gross = await d.quoteExactIn(bnbPool.token, devnet.contracts.wbnb, tokens);
     const fee = (gross * 100n + 9999n) / 10000n;
     const before = await client.getBalance({ address: trader });
     const recipientBefore = await client.getBalance({ address: feeRecipient() });
-    const { result, hash } = await trade(TRADER, 'sellExactIn', params(bnbPool, tokens, gross - fee));
+    const { result, hash } = await d.trade(TRADER, 'sellExactIn', d.params(bnbPool, tokens, gross - fee));
     expect(result).toBe('ok');
     if (!hash) throw new Error('no hash');
-    expect(await balanceOf(bnbPool.token, trader)).toBe(0n);
-    expect((await client.getBalance({ address: trader })) - before + (await gasCost(hash))).toBe(gross - fee);
+    expect(await d.balanceOf(bnbPool.token, trader)).toBe(0n);
+    expect((await client.getBalance({ address: trader })) - before + (await d.gasCost(hash))).toBe(gross - fee);
     expect((await client.getBalance({ address: feeRecipient() })) - recipientBefore).toBe(fee);
     await expectRouterEmpty();
   });
 
   it('buys exact out and refunds the BNB it did not need', async () => {
-    const trader = account(TRADER).address;
+    const trader = d.account(TRADER).address;
     const want = parseEther('1000000');
     const before = await client.getBalance({ address: trader });
-    const { result, hash } = await trade(
+    const { result, hash } = await d.trade(
       TRADER,
       'buyExactOut',
-      params(bnbPool, want, parseEther('5')),
+      d.params(bnbPool, want, parseEther('5')),
       parseEther('5'),
     );
     expect(result).toBe('ok');
     if (!hash) throw new Error('no hash');
-    const event = await tradeEvent(hash);
-    expect(await balanceOf(bnbPool.token, trader)).toBe(want);
-    expect(before - (await client.getBalance({ address: trader }))).toBe(event.pairAmount + (await gasCost(hash)));
+    const event = await d.tradeEvent(hash);
+    expect(await d.balanceOf(bnbPool.token, trader)).toBe(want);
+    expect(before - (await client.getBalance({ address: trader }))).toBe(event.pairAmount + (await d.gasCost(hash)));
     expect(event.pairAmount < parseEther('5')).toBe(true);
     await expectRouterEmpty();
   });
 
   it('sells exact out: the wallet receives exactly the amount asked, after the fee', async () => {
-    const trader = account(TRADER).address;
-    await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('3'), 0n), parseEther('3'));
-    await allowRouter(TRADER, bnbPool.token);
+    const trader = d.account(TRADER).address;
+    await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, parseEther('3'), 0n), parseEther('3'));
+    await d.allowRouter(TRADER, bnbPool.token);
     const want = parseEther('1');
-    const tokensBefore = await balanceOf(bnbPool.token, trader);
+    const tokensBefore = await d.balanceOf(bnbPool.token, trader);
     const before = await client.getBalance({ address: trader });
-    const { result, hash } = await trade(TRADER, 'sellExactOut', params(bnbPool, want, tokensBefore));
+    const { result, hash } = await d.trade(TRADER, 'sellExactOut', d.params(bnbPool, want, tokensBefore));
     expect(result).toBe('ok');
     if (!hash) throw new Error('no hash');
-    expect((await client.getBalance({ address: trader })) - before + (await gasCost(hash))).toBe(want);
-    const event = await tradeEvent(hash);
-    expect(tokensBefore - (await balanceOf(bnbPool.token, trader))).toBe(event.tokenAmount);
+    expect((await client.getBalance({ address: trader })) - before + (await d.gasCost(hash))).toBe(want);
+    const event = await d.tradeEvent(hash);
+    expect(tokensBefore - (await d.balanceOf(bnbPool.token, trader))).toBe(event.tokenAmount);
     expect(event.pairAmount - event.siteFee).toBe(want);
     await expectRouterEmpty();
   });
 
   it('trades against a BEP-20 pair, paying and receiving it through Permit2', async () => {
-    const trader = account(TRADER).address;
-    const referrer = account(REFERRER).address;
+    const trader = d.account(TRADER).address;
+    const referrer = d.account(REFERRER).address;
     const { usdt } = devnet.contracts;
-    await allowRouter(TRADER, usdt);
+    await d.allowRouter(TRADER, usdt);
     const gross = parseEther('500');
-    const before = { trader: await balanceOf(usdt, trader), recipient: await balanceOf(usdt, feeRecipient()) };
-    const refBefore = await balanceOf(usdt, referrer);
-    expect((await trade(TRADER, 'buyExactIn', params(usdtPool, gross, 1n, referrer))).result).toBe('ok');
-    expect(before.trader - (await balanceOf(usdt, trader))).toBe(gross);
-    expect((await balanceOf(usdt, feeRecipient())) - before.recipient).toBe(parseEther('4'));
-    expect((await balanceOf(usdt, referrer)) - refBefore).toBe(parseEther('1'));
-    const tokens = await balanceOf(usdtPool.token, trader);
-    await allowRouter(TRADER, usdtPool.token);
-    expect((await trade(TRADER, 'sellExactIn', params(usdtPool, tokens, 1n, referrer))).result).toBe('ok');
+    const before = { trader: await d.balanceOf(usdt, trader), recipient: await d.balanceOf(usdt, feeRecipient()) };
+    const refBefore = await d.balanceOf(usdt, referrer);
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(usdtPool, gross, 1n, referrer))).result).toBe('ok');
+    expect(before.trader - (await d.balanceOf(usdt, trader))).toBe(gross);
+    expect((await d.balanceOf(usdt, feeRecipient())) - before.recipient).toBe(parseEther('4'));
+    expect((await d.balanceOf(usdt, referrer)) - refBefore).toBe(parseEther('1'));
+    const tokens = await d.balanceOf(usdtPool.token, trader);
+    await d.allowRouter(TRADER, usdtPool.token);
+    expect((await d.trade(TRADER, 'sellExactIn', d.params(usdtPool, tokens, 1n, referrer))).result).toBe('ok');
     await expectRouterEmpty();
   });
 
   it('rounds the fee up at dust sizes and takes it exactly at large ones', async () => {
-    const referrer = account(REFERRER).address;
+    const referrer = d.account(REFERRER).address;
     // 1 wei: the fee rounds up to the whole amount, nothing is left to trade.
-    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, 1n, 0n), 1n)).result).toBe('AmountTooSmall');
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, 1n, 0n), 1n)).result).toBe('AmountTooSmall');
     // 101 wei: fee ceil(1.01) = 2 wei, referrer's cut floor(0.202) = 0.
-    const dust = await trade(TRADER, 'buyExactIn', params(bnbPool, 101n, 0n, referrer), 101n);
+    const dust = await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, 101n, 0n, referrer), 101n);
     expect(dust.result).toBe('ok');
     if (!dust.hash) throw new Error('no hash');
-    expect(await tradeEvent(dust.hash)).toMatchObject({ pairAmount: 101n, siteFee: 2n, referrerCut: 0n });
+    expect(await d.tradeEvent(dust.hash)).toMatchObject({ pairAmount: 101n, siteFee: 2n, referrerCut: 0n });
     // 5,000 BNB into a 100 BNB pool: the fee is exactly 1%, the cut exactly 0.2%.
     const large = parseEther('5000');
-    const big = await trade(TRADER, 'buyExactIn', params(bnbPool, large, 0n, referrer), large);
+    const big = await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, large, 0n, referrer), large);
     expect(big.result).toBe('ok');
     if (!big.hash) throw new Error('no hash');
-    expect(await tradeEvent(big.hash)).toMatchObject({ siteFee: parseEther('50'), referrerCut: parseEther('10') });
+    expect(await d.tradeEvent(big.hash)).toMatchObject({ siteFee: parseEther('50'), referrerCut: parseEther('10') });
     // Exact out of 1 wei of BNB: gross ceil(1 / 0.99) = 2 wei, so the fee is 1 wei.
-    await allowRouter(TRADER, bnbPool.token);
-    const tokens = await balanceOf(bnbPool.token, account(TRADER).address);
-    const tiny = await trade(TRADER, 'sellExactOut', params(bnbPool, 1n, tokens));
+    await d.allowRouter(TRADER, bnbPool.token);
+    const tokens = await d.balanceOf(bnbPool.token, d.account(TRADER).address);
+    const tiny = await d.trade(TRADER, 'sellExactOut', d.params(bnbPool, 1n, tokens));
     expect(tiny.result).toBe('ok');
     if (!tiny.hash) throw new Error('no hash');
-    expect(await tradeEvent(tiny.hash)).toMatchObject({ pairAmount: 2n, siteFee: 1n });
+    expect(await d.tradeEvent(tiny.hash)).toMatchObject({ pairAmount: 2n, siteFee: 1n });
     await expectRouterEmpty();
   });
 
   it('refuses a fill one wei worse than the limit, and accepts the limit itself', async () => {
     const gross = parseEther('1');
-    const quoted = await quoteExactIn(devnet.contracts.wbnb, bnbPool.token, gross - parseEther('0.01'));
-    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, gross, quoted + 1n), gross)).result).toBe('LimitNotMet');
-    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, gross, quoted), gross)).result).toBe('ok');
+    const quoted = await d.quoteExactIn(devnet.contracts.wbnb, bnbPool.token, gross - parseEther('0.01'));
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, gross, quoted + 1n), gross)).result).toBe(
+      'LimitNotMet',
+    );
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, gross, quoted), gross)).result).toBe('ok');
   });
 
   it('refuses expired trades, self-referral, wrong BNB value, missing pools and zero amounts', async () => {
-    const expired = { ...params(bnbPool, parseEther('1'), 0n), deadline: 1n };
-    expect((await trade(TRADER, 'buyExactIn', expired, parseEther('1'))).result).toBe('Expired');
-    const self = params(bnbPool, parseEther('1'), 0n, account(TRADER).address);
-    expect((await trade(TRADER, 'buyExactIn', self, parseEther('1'))).result).toBe('SelfReferral');
-    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('1'), 0n), parseEther('0.5'))).result).toBe(
-      'WrongValue',
-    );
+    const expired = { ...d.params(bnbPool, parseEther('1'), 0n), deadline: 1n };
+    expect((await d.trade(TRADER, 'buyExactIn', expired, parseEther('1'))).result).toBe('Expired');
+    const self = d.params(bnbPool, parseEther('1'), 0n, d.account(TRADER).address);
+    expect((await d.trade(TRADER, 'buyExactIn', self, parseEther('1'))).result).toBe('SelfReferral');
+    expect(
+      (await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, parseEther('1'), 0n), parseEther('0.5'))).result,
+    ).toBe('WrongValue');
     // Sells are not payable: BNB sent with one is refused by the contract itself.
-    expect((await trade(TRADER, 'sellExactIn', params(bnbPool, 1n, 0n), 1n)).result).toBe('reverted');
-    const noPool = { ...params(bnbPool, parseEther('1'), 0n), fee: 500 };
-    expect((await trade(TRADER, 'buyExactIn', noPool, parseEther('1'))).result).toBe('NoPool');
-    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, 0n, 0n), 0n)).result).toBe('AmountTooSmall');
+    expect((await d.trade(TRADER, 'sellExactIn', d.params(bnbPool, 1n, 0n), 1n)).result).toBe('reverted');
+    const noPool = { ...d.params(bnbPool, parseEther('1'), 0n), fee: 500 };
+    expect((await d.trade(TRADER, 'buyExactIn', noPool, parseEther('1'))).result).toBe('NoPool');
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, 0n, 0n), 0n)).result).toBe('AmountTooSmall');
   });
 
   it('binds a wallet to its first referrer for ever', async () => {
-    const trader = account(TRADER).address;
-    await trade(
+    const trader = d.account(TRADER).address;
+    await d.trade(
       TRADER,
       'buyExactIn',
-      params(bnbPool, parseEther('0.1'), 0n, account(REFERRER).address),
+      d.params(bnbPool, parseEther('0.1'), 0n, d.account(REFERRER).address),
       parseEther('0.1'),
     );
-    const { hash } = await trade(
+    const { hash } = await d.trade(
       TRADER,
       'buyExactIn',
-      params(bnbPool, parseEther('0.1'), 0n, account(7).address),
+      d.params(bnbPool, parseEther('0.1'), 0n, d.account(7).address),
       parseEther('0.1'),
     );
     if (!hash) throw new Error('no hash');
     expect(
       await client.readContract({ address: devnet.contracts.router, abi, functionName: 'referrerOf', args: [trader] }),
-    ).toBe(account(REFERRER).address);
+    ).toBe(d.account(REFERRER).address);
     // The second trade still paid its named referrer the instant cut.
-    expect((await tradeEvent(hash)).referrer).toBe(account(7).address);
+    expect((await d.tradeEvent(hash)).referrer).toBe(d.account(7).address);
   });
 
   it('honours a swap callback only from the pool of the trade under way', async () => {
-    const attacker = wallet(8);
+    const attacker = d.wallet(8);
     const call = client.simulateContract({
       account: attacker.account,
       address: devnet.contracts.router,
@@ -336,15 +242,15 @@ describe('TradeRouter', () => {
   });
 
   it('stops pulling tokens once the Permit2 allowance has expired', async () => {
-    const trader = account(TRADER).address;
-    await trade(TRADER, 'buyExactIn', params(bnbPool, parseEther('1'), 0n), parseEther('1'));
+    const trader = d.account(TRADER).address;
+    await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, parseEther('1'), 0n), parseEther('1'));
     const latest = await client.getBlock();
-    await allowRouter(TRADER, bnbPool.token, Number(latest.timestamp) + 60);
+    await d.allowRouter(TRADER, bnbPool.token, Number(latest.timestamp) + 60);
     await devnet.provider.request({ method: 'evm_increaseTime', params: [120] } as never);
     // Calls run against the latest block: mine one so the simulation sees the later time too.
     await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
-    const tokens = await balanceOf(bnbPool.token, trader);
-    expect((await trade(TRADER, 'sellExactIn', params(bnbPool, tokens, 0n))).result).toBe('AllowanceExpired');
+    const tokens = await d.balanceOf(bnbPool.token, trader);
+    expect((await d.trade(TRADER, 'sellExactIn', d.params(bnbPool, tokens, 0n))).result).toBe('AllowanceExpired');
   });
 });
 
@@ -355,7 +261,7 @@ describe('TradeRouter against hostile tokens and referrers', () => {
   const hostileRead = (functionName: 'lastOk' | 'lastSelector' | 'attempts') =>
     client.readContract({ address: hostile, abi: ReentrantToken.abi, functionName });
   async function arm(payload: Hex) {
-    await wallet(1).writeContract({
+    await d.wallet(1).writeContract({
       address: hostile,
       abi: ReentrantToken.abi,
       functionName: 'arm',
@@ -364,7 +270,7 @@ describe('TradeRouter against hostile tokens and referrers', () => {
   }
 
   beforeEach(async () => {
-    const hash = await wallet(1).deployContract({
+    const hash = await d.wallet(1).deployContract({
       abi: ReentrantToken.abi,
       bytecode: ReentrantToken.bytecode,
       args: [parseEther('1000000')],
@@ -373,23 +279,23 @@ describe('TradeRouter against hostile tokens and referrers', () => {
     if (!deployed) throw new Error('not deployed');
     hostile = getAddress(deployed);
     hostilePool = await createTokenPool(devnet, client, hostile, { ownerIndex: 1 });
-    await wallet(1).writeContract({
+    await d.wallet(1).writeContract({
       address: hostile,
       abi: ReentrantToken.abi,
       functionName: 'transfer',
-      args: [account(TRADER).address, parseEther('1000')],
+      args: [d.account(TRADER).address, parseEther('1000')],
     });
-    await allowRouter(TRADER, hostile);
+    await d.allowRouter(TRADER, hostile);
   });
 
   it('refuses a pair token that re-enters the router while it is being pulled', async () => {
     const reentry = encodeFunctionData({
       abi: TradeRouter.abi,
       functionName: 'buyExactIn',
-      args: [params(hostilePool, parseEther('1'), 0n)],
+      args: [d.params(hostilePool, parseEther('1'), 0n)],
     });
     await arm(reentry);
-    expect((await trade(TRADER, 'buyExactIn', params(hostilePool, parseEther('10'), 1n))).result).toBe('ok');
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(hostilePool, parseEther('10'), 1n))).result).toBe('ok');
     expect((await hostileRead('attempts')) as bigint).toBeGreaterThan(0n);
     expect(await hostileRead('lastOk')).toBe(false);
     expect(await hostileRead('lastSelector')).toBe(selector('Reentered'));
@@ -404,12 +310,12 @@ describe('TradeRouter against hostile tokens and referrers', () => {
         parseEther('1'),
         encodeAbiParameters(
           [{ type: 'address' }, { type: 'address' }, { type: 'bool' }],
-          [account(TRADER).address, hostile, false],
+          [d.account(TRADER).address, hostile, false],
         ),
       ],
     });
     await arm(fake);
-    expect((await trade(TRADER, 'buyExactIn', params(hostilePool, parseEther('10'), 1n))).result).toBe('ok');
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(hostilePool, parseEther('10'), 1n))).result).toBe('ok');
     expect(await hostileRead('lastOk')).toBe(false);
     expect(await hostileRead('lastSelector')).toBe(selector('NotPool'));
   });
@@ -419,12 +325,12 @@ describe('TradeRouter against hostile tokens and referrers', () => {
       encodeFunctionData({
         abi: TradeRouter.abi,
         functionName: 'buyExactIn',
-        args: [params(bnbPool, parseEther('1'), 0n)],
+        args: [d.params(bnbPool, parseEther('1'), 0n)],
       }),
     );
     const before = await client.getBalance({ address: hostile });
     const gross = parseEther('1');
-    expect((await trade(TRADER, 'buyExactIn', params(bnbPool, gross, 1n, hostile), gross)).result).toBe('ok');
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, gross, 1n, hostile), gross)).result).toBe('ok');
     expect(await hostileRead('lastSelector')).toBe(selector('Reentered'));
     expect((await client.getBalance({ address: hostile })) - before).toBe(parseEther('0.002'));
     await expectRouterEmpty();
