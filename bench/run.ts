@@ -8,11 +8,12 @@ import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './benchmark';
 import { devnetStart } from './devnetStart';
 import { type BenchResult, formatTable, writeResults } from './report';
+import { routerGas } from './routerGas';
 import { serveColdStart } from './serveColdStart';
 import { settingsThroughput } from './settingsThroughput';
 
 /** In run order: the child-process start-ups first, before this process has an EVM of its own competing for CPU. */
-const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput];
+const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput, routerGas];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');
 
