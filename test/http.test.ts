@@ -73,7 +73,7 @@ const specSettings = z.object({
   network: z.string(),
   contracts: z
     .object({
-      // factory is the contracts issue's (#3) LaunchFactory: it joins this check when deployed.
+      factory: address,
       router: address,
       permit2: address,
       quoter: address,

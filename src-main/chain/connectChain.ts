@@ -60,6 +60,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       addresses: {
         config: contracts.config,
         router: contracts.router,
+        factory: contracts.factory,
         permit2: contracts.permit2,
         quoter: contracts.quoter,
         wbnb: contracts.wbnb,

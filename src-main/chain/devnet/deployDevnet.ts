@@ -13,7 +13,7 @@ import {
   publicActions,
 } from 'viem';
 import { sqrt } from '../../core/math/sqrt';
-import { DevStablecoin, PoolDeployer, ServiceConfig, TradeRouter } from '../generated/contracts';
+import { DevStablecoin, LaunchFactory, PoolDeployer, ServiceConfig, TradeRouter } from '../generated/contracts';
 import {
   NonfungiblePositionManager,
   PancakeV3Factory,
@@ -35,6 +35,8 @@ export interface DevnetContracts extends ExchangeAddresses {
   config: Address;
   /** Buys and sells launched tokens, taking the site fee and the referrer's cut. */
   router: Address;
+  /** Launches tokens: creates them, opens their pools, lays the supply, keeps the positions. */
+  factory: Address;
   /** The WBNB/USDT pool (0.05% tier) that prices BNB in dollars. */
   wbnbUsdtPool: Address;
   siteFeeRecipient: Address;
@@ -116,6 +118,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     DEVNET_FEES.lifetimeReferralBps,
   ]);
   const router = await deploy(TradeRouter, [config, poolDeployer, wbnb, PERMIT2_ADDRESS]);
+  const factory = await deploy(LaunchFactory, [config, pancakeFactory, wbnb]);
   await provider.request({ method: 'hardhat_setCode', params: [PERMIT2_ADDRESS, permit2Runtime()] } as never);
 
   // Seed the WBNB/USDT pool: half the liquidity over the full range, half within about ±22% of the price.
@@ -176,6 +179,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     permit2: PERMIT2_ADDRESS,
     config,
     router,
+    factory,
     wbnbUsdtPool,
     siteFeeRecipient,
   };

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+/// @title Launch factory
+/// @notice Launches a token in one transaction: creates it at an address known in advance, opens its PancakeSwap V3
+/// pool at the asked tick (even when someone created or priced the pool first), lays the whole supply across 1 to 4
+/// single-sided ranges that nobody can ever withdraw, optionally makes a first buy split among recipients, and takes
+/// the launch fee. Later, anyone may collect the positions' trading fees, which pay the creator's royalty, with
+/// `burnBps` of it bought back and burned.
+interface ILaunchFactory {
+    /// @notice A slice of the supply over [tickLower, tickUpper], `bps` of the supply (all ranges add to 10,000).
+    struct Range {
+        int24 tickLower;
+        int24 tickUpper;
+        uint16 bps;
+    }
+
+    /// @notice A share of the first buy's tokens; the dead address burns its share.
+    struct Recipient {
+        address wallet;
+        uint16 bps;
+    }
+
+    /// @param name token name
+    /// @param symbol token symbol
+    /// @param supply whole supply, in wei
+    /// @param salt with the creator, fixes the token's address (see `tokenAddress`)
+    /// @param pair pair currency (WBNB for BNB, paid natively)
+    /// @param fee pool fee tier
+    /// @param openingTick the pool's tick when the launch lands, a multiple of the tier's spacing
+    /// @param ranges 1 to 4 ranges on the token's side of the opening tick, the last reaching the top usable tick
+    /// @param firstBuy pair currency to spend on a first buy in the same transaction (0 for none)
+    /// @param minTokens the fewest tokens the first buy may return
+    /// @param firstBuyTo who receives the first buy's tokens (empty: the creator)
+    /// @param royaltyTo who receives the royalty (zero: the creator); only with `burnBps` 0
+    /// @param burnBps share of the royalty bought back and burned: 0, 100 to 9,999, or 10,000
+    /// @param metadataURI the token's metadata (logo and details)
+    struct LaunchParams {
+        string name;
+        string symbol;
+        uint256 supply;
+        bytes32 salt;
+        address pair;
+        uint24 fee;
+        int24 openingTick;
+        Range[] ranges;
+        uint256 firstBuy;
+        uint256 minTokens;
+        Recipient[] firstBuyTo;
+        address royaltyTo;
+        uint16 burnBps;
+        string metadataURI;
+    }
+
+    /// @dev Launching is paused by the owner of the service config.
+    error LaunchesPaused();
+    /// @dev The supply is zero or above 10^30 wei (10^12 whole tokens).
+    error InvalidSupply();
+    /// @dev The fee tier is not enabled on the exchange.
+    error InvalidFeeTier(uint24 fee);
+    /// @dev The opening tick is out of range or not a multiple of the tier's spacing.
+    error InvalidTick(int24 tick);
+    /// @dev Ranges: 1 to 4, aligned, on the token's side of the opening tick, bps adding to 10,000, the last reaching
+    /// the top usable tick.
+    error InvalidRanges();
+    /// @dev First-buy split: at most 20 recipients, distinct, bps adding to 10,000; or a split without a first buy.
+    error InvalidSplit();
+    /// @dev burnBps is not 0, 100 to 9,999, or 10,000.
+    error InvalidBurn(uint16 burnBps);
+    /// @dev A royalty recipient was named together with a burn share.
+    error ConflictingRoyalty();
+    /// @dev The BNB sent is not the launch fee plus, for a BNB pair, the first buy.
+    error WrongValue(uint256 sent, uint256 due);
+    /// @dev The first buy would return fewer tokens than its floor.
+    error FirstBuyTooSmall(uint256 tokens, uint256 minTokens);
+    /// @dev The pool could not take the whole first buy.
+    error FirstBuyNotFilled(uint256 spent, uint256 asked);
+    /// @dev The pool did not end at the opening price.
+    error PriceNotReached(uint160 sqrtPriceX96, uint160 target);
+    /// @dev A pool callback came from an address that is not the pool being worked on.
+    error NotPool();
+    /// @dev The token was not launched by this factory.
+    error UnknownToken(address token);
+    /// @dev The factory was entered again while working.
+    error Reentered();
+    /// @dev Sending BNB failed.
+    error BnbTransferFailed(address to);
+    /// @dev A BEP-20 transfer failed or returned false.
+    error TokenTransferFailed(address token, address to);
+
+    /// @notice One per launch, with everything the indexer needs.
+    event Launched(
+        address indexed token,
+        address indexed creator,
+        address indexed pool,
+        address pair,
+        uint24 fee,
+        uint256 supply,
+        int24 openingTick,
+        bytes32 salt,
+        string name,
+        string symbol,
+        string metadataURI,
+        address royaltyTo,
+        uint16 burnBps
+    );
+
+    /// @notice The launch's first buy: `spent` of the pair for `tokens`, split among the recipients.
+    event FirstBuy(address indexed token, uint256 spent, uint256 tokens);
+
+    /// @notice Fees collected from a token's positions and where they went.
+    event Collected(
+        address indexed token,
+        address indexed royaltyRecipient,
+        uint256 pairFees,
+        uint256 tokenFees,
+        uint256 pairToRoyalty,
+        uint256 tokenToRoyalty,
+        uint256 tokensBurned
+    );
+
+    /// @notice Launches a token; payable with the launch fee (and, for a BNB pair, the first buy).
+    function launch(LaunchParams calldata params) external payable returns (address token);
+
+    /// @notice Collects a launched token's trading fees and pays the royalty; anyone may call it.
+    function collect(address token) external;
+
+    /// @notice Where `launch` will create a creator's token.
+    function tokenAddress(address creator, bytes32 salt, string calldata name, string calldata symbol, uint256 supply)
+        external
+        view
+        returns (address);
+}

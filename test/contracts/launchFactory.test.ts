@@ -1,0 +1,416 @@
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  encodePacked,
+  keccak256,
+  type PublicClient,
+  parseEther,
+  parseEventLogs,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
+import { DevStablecoin, LaunchFactory, ServiceConfig } from '../../src-main/chain/generated/contracts';
+import {
+  NonfungiblePositionManager,
+  PancakeV3Factory,
+  PancakeV3Pool,
+  WETH9,
+} from '../../src-main/chain/generated/vendor';
+import { devnetChain } from '../../src-main/chain/networks';
+import { getSqrtRatioAtTick } from '../../src-main/core/math/tickMath';
+import { launcher } from '../support/launcher';
+import { revertName } from '../support/revertName';
+import { routerDriver } from '../support/routerDriver';
+
+const DEAD = '0x000000000000000000000000000000000000dEaD';
+
+let devnet: Devnet;
+let client: PublicClient;
+let l: ReturnType<typeof launcher>;
+let snapshot: string;
+
+const account = (index: number) => privateKeyToAccount(devnet.accounts[index]?.privateKey ?? '0x');
+const wallet = (index: number) =>
+  createWalletClient({ account: account(index), chain: devnetChain, transport: custom(devnet.provider) });
+const balanceOf = (token: Address, who: Address) =>
+  client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [who] });
+const slot0 = (pool: Address) => client.readContract({ address: pool, abi: PancakeV3Pool.abi, functionName: 'slot0' });
+
+beforeAll(async () => {
+  devnet = await startDevnet();
+  client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  l = launcher(devnet, client);
+});
+beforeEach(async () => {
+  if (snapshot) await devnet.provider.request({ method: 'evm_revert', params: [snapshot] } as never);
+  snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
+});
+
+describe('LaunchFactory.launch', () => {
+  for (const tokenIs0 of [true, false]) {
+    it(`creates the token where announced and opens the pool at the asked tick (token${tokenIs0 ? 0 : 1})`, async () => {
+      const launched = await l.launch({ tokenIs0 });
+      expect(launched.result).toBe('ok');
+      const { token, params, pool } = launched;
+      if (!pool) throw new Error('no pool');
+      expect(await client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'totalSupply' })).toBe(
+        params.supply,
+      );
+      const [sqrtPriceX96, tick] = await slot0(pool);
+      expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(params.openingTick));
+      expect(tick).toBe(params.openingTick);
+      // The whole supply sits in the pool, but for dust below one unit of liquidity, which is burned.
+      const inPool = await balanceOf(token, pool);
+      const burned = await balanceOf(token, DEAD);
+      expect(inPool + burned).toBe(params.supply);
+      expect(burned < parseEther('0.000001')).toBe(true);
+      expect(await balanceOf(token, devnet.contracts.factory)).toBe(0n);
+      const record = await client.readContract({
+        address: devnet.contracts.factory,
+        abi: LaunchFactory.abi,
+        functionName: 'launchOf',
+        args: [token],
+      });
+      expect(record.creator).toBe(launched.creator.address);
+      expect(record.pool).toBe(pool);
+    });
+  }
+
+  it('lays the supply across 4 ranges by their bps, the last one to the top', async () => {
+    const launched = await l.launch({
+      shape: [
+        { width: 4000, bps: 1000 },
+        { width: 8000, bps: 2000 },
+        { width: 16000, bps: 3000 },
+        { width: 0, bps: 4000 },
+      ],
+    });
+    expect(launched.result).toBe('ok');
+    const { pool, params, top } = launched;
+    if (!pool) throw new Error('no pool');
+    expect(params.ranges).toHaveLength(4);
+    expect(launched.tokenIs0 ? params.ranges[3]?.tickUpper : -(params.ranges[3]?.tickLower ?? 0)).toBe(top);
+    for (const range of params.ranges) {
+      const key = keccak256(
+        encodePacked(['address', 'int24', 'int24'], [devnet.contracts.factory, range.tickLower, range.tickUpper]),
+      );
+      const [liquidity] = await client.readContract({
+        address: pool,
+        abi: PancakeV3Pool.abi,
+        functionName: 'positions',
+        args: [key],
+      });
+      expect(liquidity > 0n, `range ${range.tickLower}..${range.tickUpper}`).toBe(true);
+    }
+  });
+
+  it('makes the first buy in the same transaction and splits it, burning the dead share', async () => {
+    const alice = account(8).address;
+    const bob = account(9).address;
+    const firstBuy = parseEther('2');
+    const launched = await l.launch({
+      firstBuy,
+      minTokens: 1n,
+      firstBuyTo: [
+        { wallet: alice, bps: 5000 },
+        { wallet: bob, bps: 3000 },
+        { wallet: DEAD, bps: 2000 },
+      ],
+    });
+    expect(launched.result).toBe('ok');
+    if (!launched.hash) throw new Error('no hash');
+    const receipt = await client.getTransactionReceipt({ hash: launched.hash });
+    const [buy] = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'FirstBuy' });
+    const tokens = buy?.args.tokens ?? 0n;
+    expect(buy?.args.spent).toBe(firstBuy);
+    expect(await balanceOf(launched.token, alice)).toBe((tokens * 5000n) / 10000n);
+    expect(await balanceOf(launched.token, bob)).toBe((tokens * 3000n) / 10000n);
+    const deadShare = tokens - (tokens * 5000n) / 10000n - (tokens * 3000n) / 10000n;
+    expect((await balanceOf(launched.token, DEAD)) >= deadShare).toBe(true);
+    expect(await client.getBalance({ address: devnet.contracts.factory })).toBe(0n);
+    expect(await balanceOf(devnet.contracts.wbnb, devnet.contracts.factory)).toBe(0n);
+  });
+
+  it('refuses a first buy below its floor', async () => {
+    const planned = await l.launch({ firstBuy: parseEther('1'), minTokens: parseEther('1000000000') });
+    expect(planned.result).toBe('FirstBuyTooSmall');
+  });
+
+  it('pays a BEP-20 first buy from the creator through its allowance to the factory', async () => {
+    const creator = account(2);
+    const { usdt, factory } = devnet.contracts;
+    await wallet(2).writeContract({
+      address: usdt,
+      abi: DevStablecoin.abi,
+      functionName: 'approve',
+      args: [factory, parseEther('100')],
+    });
+    const before = await balanceOf(usdt, creator.address);
+    const launched = await l.launch({ pair: usdt, firstBuy: parseEther('100'), openingTick: -200000 });
+    expect(launched.result).toBe('ok');
+    expect(before - (await balanceOf(usdt, creator.address))).toBe(parseEther('100'));
+    expect((await balanceOf(launched.token, creator.address)) > 0n).toBe(true);
+  });
+
+  it('takes the launch fee to the fee recipient, and refuses any other value', async () => {
+    const operator = wallet(0);
+    await operator.writeContract({
+      address: devnet.contracts.config,
+      abi: ServiceConfig.abi,
+      functionName: 'setLaunchFee',
+      args: [parseEther('0.05')],
+    });
+    expect((await l.launch({ value: 0n })).result).toBe('WrongValue');
+    expect((await l.launch({ value: parseEther('0.06') })).result).toBe('WrongValue');
+    const recipient = devnet.contracts.siteFeeRecipient;
+    const before = await client.getBalance({ address: recipient });
+    expect((await l.launch({ value: parseEther('0.05'), creator: 3 })).result).toBe('ok');
+    expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.05'));
+  });
+
+  it('refuses launches while paused', async () => {
+    await wallet(0).writeContract({
+      address: devnet.contracts.config,
+      abi: ServiceConfig.abi,
+      functionName: 'setLaunchesPaused',
+      args: [true],
+    });
+    expect((await l.launch()).result).toBe('LaunchesPaused');
+  });
+
+  it('refuses every malformed launch with its own error', async () => {
+    const r = async (o: Parameters<typeof l.launch>[0]) => (await l.launch(o)).result;
+    expect(await r({ supply: 0n })).toBe('InvalidSupply');
+    expect(await r({ supply: 10n ** 30n + 1n })).toBe('InvalidSupply');
+    expect(await r({ fee: 3000 })).toBe('InvalidFeeTier');
+    expect(await r({ openingTick: -207201 })).toBe('InvalidTick');
+    expect(
+      await r({
+        shape: [
+          { width: 400, bps: 5000 },
+          { width: 0, bps: 4000 },
+        ],
+      }),
+    ).toBe('InvalidRanges');
+    expect(
+      await r({
+        shape: [
+          { width: 200, bps: 2000 },
+          { width: 200, bps: 2000 },
+          { width: 200, bps: 2000 },
+          { width: 200, bps: 2000 },
+          { width: 0, bps: 2000 },
+        ],
+      }),
+    ).toBe('InvalidRanges');
+    expect(await r({ tokenIs0: true, ranges: [{ tickLower: -207400, tickUpper: 887200, bps: 10000 }] })).toBe(
+      'InvalidRanges',
+    );
+    expect(await r({ tokenIs0: true, ranges: [{ tickLower: -207200, tickUpper: 800000, bps: 10000 }] })).toBe(
+      'InvalidRanges',
+    );
+    const alice = account(8).address;
+    expect(
+      await r({
+        firstBuy: 1n,
+        firstBuyTo: [
+          { wallet: alice, bps: 5000 },
+          { wallet: alice, bps: 5000 },
+        ],
+      }),
+    ).toBe('InvalidSplit');
+    expect(await r({ firstBuy: 1n, firstBuyTo: [{ wallet: alice, bps: 9000 }] })).toBe('InvalidSplit');
+    expect(await r({ firstBuyTo: [{ wallet: alice, bps: 10000 }] })).toBe('InvalidSplit');
+    expect(await r({ burnBps: 50 })).toBe('InvalidBurn');
+    expect(await r({ burnBps: 10001 })).toBe('InvalidBurn');
+    expect(await r({ burnBps: 100, royaltyTo: alice })).toBe('ConflictingRoyalty');
+    expect(await r({ burnBps: 9999 })).toBe('ok');
+  });
+
+  it('refuses pool callbacks from anyone but the pool it is working on', async () => {
+    const call = client.simulateContract({
+      account: account(8),
+      address: devnet.contracts.factory,
+      abi: LaunchFactory.abi,
+      functionName: 'pancakeV3MintCallback',
+      args: [1n, 0n, '0x'],
+    });
+    expect(await revertName(call)).toBe('NotPool');
+  });
+
+  it('has no way to take liquidity out: only launch and collect change anything', () => {
+    const writers = LaunchFactory.abi
+      .filter(
+        (item) =>
+          item.type === 'function' && (item.stateMutability === 'nonpayable' || item.stateMutability === 'payable'),
+      )
+      .map((item) => ('name' in item ? item.name : ''))
+      .sort();
+    expect(writers).toEqual(['collect', 'launch', 'pancakeV3MintCallback', 'pancakeV3SwapCallback']);
+  });
+});
+
+describe('LaunchFactory against a front-run pool', () => {
+  for (const direction of ['above', 'below'] as const) {
+    it(`opens at the asked tick when someone created and priced the pool ${direction} first`, async () => {
+      const planned = await l.plan({ tokenIs0: true });
+      const attacker = wallet(7);
+      const { pancakeFactory, wbnb } = devnet.contracts;
+      await attacker.writeContract({
+        address: pancakeFactory,
+        abi: PancakeV3Factory.abi,
+        functionName: 'createPool',
+        args: [planned.token, wbnb, 10000],
+      });
+      const pool = (await client.readContract({
+        address: pancakeFactory,
+        abi: PancakeV3Factory.abi,
+        functionName: 'getPool',
+        args: [planned.token, wbnb, 10000],
+      })) as Address;
+      const wrongTick = planned.params.openingTick + (direction === 'above' ? 100000 : -100000);
+      await attacker.writeContract({
+        address: pool,
+        abi: PancakeV3Pool.abi,
+        functionName: 'initialize',
+        args: [getSqrtRatioAtTick(wrongTick)],
+      });
+      const launched = await l.launch({ tokenIs0: true });
+      expect(launched.result).toBe('ok');
+      expect(launched.pool).toBe(pool);
+      const [sqrtPriceX96] = await slot0(pool);
+      expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
+    });
+  }
+
+  it('buys any pair liquidity placed in the way at the attacker’s loss, paying its proceeds to the creator', async () => {
+    const planned = await l.plan({ tokenIs0: true });
+    const attacker = wallet(7);
+    const { wbnb, positionManager } = devnet.contracts;
+    // A pool priced 100,000 ticks above the launch, with 5 WBNB of bids laid between there and the launch price.
+    const high = planned.params.openingTick + 100000;
+    await attacker.writeContract({
+      address: positionManager,
+      abi: NonfungiblePositionManager.abi,
+      functionName: 'createAndInitializePoolIfNecessary',
+      args: [planned.token, wbnb, 10000, getSqrtRatioAtTick(high)],
+    });
+    await attacker.writeContract({ address: wbnb, abi: WETH9.abi, functionName: 'deposit', value: parseEther('5') });
+    await attacker.writeContract({
+      address: wbnb,
+      abi: WETH9.abi,
+      functionName: 'approve',
+      args: [positionManager, parseEther('5')],
+    });
+    await attacker.writeContract({
+      address: positionManager,
+      abi: NonfungiblePositionManager.abi,
+      functionName: 'mint',
+      args: [
+        {
+          token0: planned.token,
+          token1: wbnb,
+          fee: 10000,
+          tickLower: planned.params.openingTick + 20000,
+          tickUpper: high - 20000,
+          amount0Desired: 0n,
+          amount1Desired: parseEther('5'),
+          amount0Min: 0n,
+          amount1Min: 0n,
+          recipient: attacker.account.address,
+          deadline: 2n ** 40n,
+        },
+      ],
+    });
+    const creatorWbnb = await balanceOf(wbnb, planned.creator.address);
+    const launched = await l.launch({ tokenIs0: true });
+    expect(launched.result).toBe('ok');
+    if (!launched.pool) throw new Error('no pool');
+    const [sqrtPriceX96] = await slot0(launched.pool);
+    expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
+    // The attacker's 5 WBNB bought tokens far above the launch price; the WBNB went to the creator.
+    const gained = (await balanceOf(wbnb, planned.creator.address)) - creatorWbnb;
+    expect(gained > parseEther('4.9')).toBe(true);
+    // Nothing of it is left in the pool: the attacker now holds only tokens bought above the launch price, and
+    // below the launch price there is no one to sell them to.
+    expect(await balanceOf(wbnb, launched.pool)).toBeLessThanOrEqual(1n);
+    expect(await balanceOf(launched.token, devnet.contracts.factory)).toBe(0n);
+  });
+});
+
+describe('LaunchFactory.collect', () => {
+  async function tradeAround(token: Address, pool: Address) {
+    const d = routerDriver(devnet, client);
+    const p = { token, pair: devnet.contracts.wbnb, pool };
+    await d.trade(5, 'buyExactIn', d.params(p, parseEther('5'), 0n), parseEther('5'));
+    await d.allowRouter(5, token);
+    const tokens = await balanceOf(token, account(5).address);
+    await d.trade(5, 'sellExactIn', d.params(p, tokens / 2n, 0n));
+  }
+
+  it('pays the whole royalty to the creator with burnBps 0', async () => {
+    const launched = await l.launch({ creator: 3 });
+    if (!launched.pool) throw new Error('no pool');
+    await tradeAround(launched.token, launched.pool);
+    const creator = launched.creator.address;
+    const bnbBefore = await client.getBalance({ address: creator });
+    const tokensBefore = await balanceOf(launched.token, creator);
+    const hash = await wallet(9).writeContract({
+      address: devnet.contracts.factory,
+      abi: LaunchFactory.abi,
+      functionName: 'collect',
+      args: [launched.token],
+    });
+    const [event] = parseEventLogs({
+      abi: LaunchFactory.abi,
+      logs: (await client.getTransactionReceipt({ hash })).logs,
+      eventName: 'Collected',
+    });
+    if (!event) throw new Error('no Collected event');
+    expect(event.args.pairFees > 0n).toBe(true);
+    expect(event.args.tokenFees > 0n).toBe(true);
+    expect((await client.getBalance({ address: creator })) - bnbBefore).toBe(event.args.pairFees);
+    expect((await balanceOf(launched.token, creator)) - tokensBefore).toBe(event.args.tokenFees);
+    expect(event.args.tokensBurned).toBe(0n);
+  });
+
+  it('buys back and burns the burn share, paying the rest', async () => {
+    const launched = await l.launch({ creator: 3, burnBps: 5000 });
+    if (!launched.pool) throw new Error('no pool');
+    await tradeAround(launched.token, launched.pool);
+    const deadBefore = await balanceOf(launched.token, DEAD);
+    const hash = await wallet(9).writeContract({
+      address: devnet.contracts.factory,
+      abi: LaunchFactory.abi,
+      functionName: 'collect',
+      args: [launched.token],
+    });
+    const [event] = parseEventLogs({
+      abi: LaunchFactory.abi,
+      logs: (await client.getTransactionReceipt({ hash })).logs,
+      eventName: 'Collected',
+    });
+    if (!event) throw new Error('no Collected event');
+    const { pairFees, tokenFees, pairToRoyalty, tokenToRoyalty, tokensBurned } = event.args;
+    expect(pairToRoyalty).toBe(pairFees - pairFees / 2n);
+    expect(tokenToRoyalty).toBe(tokenFees - tokenFees / 2n);
+    expect(tokensBurned > tokenFees / 2n).toBe(true);
+    expect((await balanceOf(launched.token, DEAD)) - deadBefore).toBe(tokensBurned);
+    expect(await balanceOf(devnet.contracts.wbnb, devnet.contracts.factory)).toBe(0n);
+    expect(await balanceOf(launched.token, devnet.contracts.factory)).toBe(0n);
+  });
+
+  it('refuses tokens it did not launch', async () => {
+    const call = client.simulateContract({
+      account: account(9),
+      address: devnet.contracts.factory,
+      abi: LaunchFactory.abi,
+      functionName: 'collect',
+      args: [devnet.contracts.usdt],
+    });
+    expect(await revertName(call)).toBe('UnknownToken');
+  });
+});
