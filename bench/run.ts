@@ -6,14 +6,14 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './benchmark';
+import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
 import { type BenchResult, formatTable, writeResults } from './report';
-import { routerGas } from './routerGas';
 import { serveColdStart } from './serveColdStart';
 import { settingsThroughput } from './settingsThroughput';
 
 /** In run order: the child-process start-ups first, before this process has an EVM of its own competing for CPU. */
-const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput, routerGas];
+const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput, contractGas];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');
 
