@@ -120,8 +120,10 @@ describe('GET /settings', () => {
         defaultSupply: '1000000000',
       },
       limits: { tradeDeadlineSeconds: 1200, permitDays: 30, maxSlippageBps: 5000, defaultSlippageBps: 50 },
-      contracts: { permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3', referrals: null },
+      contracts: { permit2: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
     });
+    // Every contract the service uses is deployed on the devnet, the referral vault included.
+    for (const [key, value] of Object.entries(settings.contracts)) expect(value, key).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const bnb = settings.pairs.find((pair) => pair.symbol === 'BNB');
     expect(bnb).toEqual({ address: settings.contracts.wbnb, decimals: 18, symbol: 'BNB', native: true });
     expect(settings.pairs.find((pair) => pair.symbol === 'USDT')?.decimals).toBe(18);

@@ -61,6 +61,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
         config: contracts.config,
         router: contracts.router,
         factory: contracts.factory,
+        referrals: contracts.referrals,
         permit2: contracts.permit2,
         quoter: contracts.quoter,
         wbnb: contracts.wbnb,

@@ -13,7 +13,14 @@ import {
   publicActions,
 } from 'viem';
 import { sqrt } from '../../core/math/sqrt';
-import { DevStablecoin, LaunchFactory, PoolDeployer, ServiceConfig, TradeRouter } from '../generated/contracts';
+import {
+  DevStablecoin,
+  LaunchFactory,
+  PoolDeployer,
+  ReferralVault,
+  ServiceConfig,
+  TradeRouter,
+} from '../generated/contracts';
 import {
   NonfungiblePositionManager,
   PancakeV3Factory,
@@ -37,6 +44,8 @@ export interface DevnetContracts extends ExchangeAddresses {
   router: Address;
   /** Launches tokens: creates them, opens their pools, lays the supply, keeps the positions. */
   factory: Address;
+  /** Pays the weekly lifetime referral share against Merkle roots. */
+  referrals: Address;
   /** The WBNB/USDT pool (0.05% tier) that prices BNB in dollars. */
   wbnbUsdtPool: Address;
   siteFeeRecipient: Address;
@@ -119,6 +128,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
   ]);
   const router = await deploy(TradeRouter, [config, poolDeployer, wbnb, PERMIT2_ADDRESS]);
   const factory = await deploy(LaunchFactory, [config, pancakeFactory, wbnb]);
+  const referrals = await deploy(ReferralVault, [config]);
   await provider.request({ method: 'hardhat_setCode', params: [PERMIT2_ADDRESS, permit2Runtime()] } as never);
 
   // Seed the WBNB/USDT pool: half the liquidity over the full range, half within about ±22% of the price.
@@ -180,6 +190,7 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
     config,
     router,
     factory,
+    referrals,
     wbnbUsdtPool,
     siteFeeRecipient,
   };

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+/// @title Referral vault
+/// @notice Pays the lifetime referral share. Each week the service's owner posts a Merkle root of what every referrer
+/// earned that week, funded with the week's total in BNB; a referrer claims one or many weeks in one transaction with
+/// proofs, and each week is paid once. Leaves are `(uint256 week, address referrer, uint256 amount)`, hashed twice as
+/// OpenZeppelin's StandardMerkleTree does (keccak256 of keccak256 of the ABI encoding), with sorted pairs.
+interface IReferralVault {
+    /// @notice One week's claim: the amount in the posted tree and its proof.
+    struct Claim {
+        uint256 week;
+        uint256 amount;
+        bytes32[] proof;
+    }
+
+    /// @dev The caller is not the service config's owner.
+    error NotOwner();
+    /// @dev The week's root was already posted, or the root is empty.
+    error InvalidWeek(uint256 week);
+    /// @dev The BNB sent is not the week's total.
+    error WrongFunding(uint256 sent, uint256 total);
+    /// @dev No root has been posted for the week.
+    error UnknownWeek(uint256 week);
+    /// @dev The referrer was already paid for the week.
+    error AlreadyClaimed(uint256 week, address referrer);
+    /// @dev The proof does not lead from the leaf to the week's root.
+    error InvalidProof(uint256 week);
+    /// @dev Paying the claim would take more than the week was funded with.
+    error WeekOverdrawn(uint256 week);
+    /// @dev No claims, or more than 104 weeks at once.
+    error InvalidClaimCount(uint256 count);
+    /// @dev Sending BNB failed.
+    error BnbTransferFailed(address to);
+
+    event RootPosted(uint256 indexed week, bytes32 root, uint256 total);
+    event Claimed(address indexed referrer, uint256 indexed week, uint256 amount);
+
+    /// @notice Posts a week's root and funds it; `msg.value` must equal `total`.
+    function postRoot(uint256 week, bytes32 root, uint256 total) external payable;
+
+    /// @notice Pays `referrer` every week in `claims`, in one transfer. Anyone may send it; the BNB goes to the referrer.
+    function claim(address referrer, Claim[] calldata claims) external returns (uint256 paid);
+
+    /// @notice Whether `referrer` was paid for `week`.
+    function claimed(uint256 week, address referrer) external view returns (bool);
+}
