@@ -171,6 +171,20 @@ describe('LaunchFactory.launch', () => {
     expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.05'));
   });
 
+  it('fails the launch, keeping nothing, when the fee recipient cannot take BNB', async () => {
+    const operator = wallet(0);
+    const { config } = devnet.contracts;
+    await operator.writeContract({ address: config, abi: ServiceConfig.abi, functionName: 'setLaunchFee', args: [1n] });
+    // The config contract itself has no way to receive BNB.
+    await operator.writeContract({
+      address: config,
+      abi: ServiceConfig.abi,
+      functionName: 'setFeeRecipient',
+      args: [config],
+    });
+    expect((await l.launch({ value: 1n })).result).toBe('BnbTransferFailed');
+  });
+
   it('refuses launches while paused', async () => {
     await wallet(0).writeContract({
       address: devnet.contracts.config,

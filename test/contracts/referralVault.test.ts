@@ -130,6 +130,21 @@ describe('ReferralVault', () => {
     expect(await send(0, 'postRoot', [3n, week.root, week.total], week.total)).toBe('InvalidWeek');
   });
 
+  it('fails a claim, paying nothing and marking nothing, when the referrer cannot take BNB', async () => {
+    const contract = devnet.contracts.config;
+    const week = weekTree(5n, [[contract, parseEther('1')]]);
+    await send(0, 'postRoot', [5n, week.root, week.total], week.total);
+    expect(await send(15, 'claim', [contract, [week.claimFor(contract)]])).toBe('BnbTransferFailed');
+    expect(
+      await client.readContract({
+        address: vault,
+        abi: ReferralVault.abi,
+        functionName: 'claimed',
+        args: [5n, contract],
+      }),
+    ).toBe(false);
+  });
+
   it('never pays a week more than it was funded with', async () => {
     // A tree whose leaves add to more than the posted total (an operator's mistake) pays out only up to the total.
     const week = weekTree(4n, [

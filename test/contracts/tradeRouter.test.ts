@@ -207,6 +207,18 @@ describe('TradeRouter', () => {
     expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, 0n, 0n), 0n)).result).toBe('AmountTooSmall');
   });
 
+  it('refuses a size the pool cannot fill, and a referrer that will not take BNB', async () => {
+    // Below its lowest usable tick a full-range pool has no liquidity: a sale that would push the price past it
+    // cannot be filled in one trade. The pool's owner holds enough tokens to try.
+    const deep = await createTokenPool(devnet, client, devnet.contracts.wbnb, { supply: 10n ** 45n });
+    await d.allowRouter(1, deep.token);
+    expect((await d.trade(1, 'sellExactIn', d.params(deep, 10n ** 44n, 0n))).result).toBe('PoolTooThin');
+    // A contract with no way to receive BNB as the referrer: the trade fails rather than keep its cut.
+    const gross = parseEther('1');
+    const rejecting = d.params(bnbPool, gross, 0n, devnet.contracts.config);
+    expect((await d.trade(TRADER, 'buyExactIn', rejecting, gross)).result).toBe('BnbTransferFailed');
+  });
+
   it('binds a wallet to its first referrer for ever', async () => {
     const trader = d.account(TRADER).address;
     await d.trade(

@@ -17,14 +17,14 @@ export interface TokenPool {
 
 /**
  * A token with a full-range pool against `pair`, seeded by test account `ownerIndex`: 100,000,000 tokens against
- * `pairLiquidity` of the pair (WBNB is wrapped from the account's BNB). Until the launch factory exists, tests of the
- * router trade against pools made this way.
+ * `pairLiquidity` of the pair (WBNB is wrapped from the account's BNB); the owner keeps whatever more of `supply` it
+ * mints. Router tests trade against pools made this way, independent of the launch factory.
  */
 export async function createTokenPool(
   devnet: Devnet,
   client: PublicClient,
   pair: Address,
-  { ownerIndex = 1, pairLiquidity = parseEther('100') } = {},
+  { ownerIndex = 1, pairLiquidity = parseEther('100'), supply = parseEther('100000000') } = {},
 ): Promise<TokenPool> {
   const owner = privateKeyToAccount(devnet.accounts[ownerIndex]?.privateKey ?? '0x');
   const wallet = createWalletClient({ account: owner, chain: devnetChain, transport: custom(devnet.provider) });
@@ -33,7 +33,7 @@ export async function createTokenPool(
   const deployed = await wallet.deployContract({
     abi: LaunchToken.abi,
     bytecode: LaunchToken.bytecode,
-    args: ['Test', 'TEST', tokenAmount],
+    args: ['Test', 'TEST', supply],
   });
   const deployedAt = (await client.getTransactionReceipt({ hash: deployed })).contractAddress;
   if (!deployedAt) throw new Error('token not deployed');
