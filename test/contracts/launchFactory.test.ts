@@ -3,16 +3,19 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
+  encodeFunctionData,
   encodePacked,
+  getAddress,
   keccak256,
   type PublicClient,
   parseEther,
   parseEventLogs,
+  toFunctionSelector,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import { DevStablecoin, LaunchFactory, ServiceConfig } from '../../src-main/chain/generated/contracts';
+import { DevStablecoin, LaunchFactory, ReentrantToken, ServiceConfig } from '../../src-main/chain/generated/contracts';
 import {
   NonfungiblePositionManager,
   PancakeV3Factory,
@@ -153,6 +156,37 @@ describe('LaunchFactory.launch', () => {
     expect(launched.result).toBe('ok');
     expect(before - (await balanceOf(usdt, creator.address))).toBe(parseEther('100'));
     expect((await balanceOf(launched.token, creator.address)) > 0n).toBe(true);
+  });
+
+  it('refuses a BEP-20 pair that re-enters the factory while the first buy pulls it', async () => {
+    const creator = wallet(2);
+    const hash = await creator.deployContract({
+      abi: ReentrantToken.abi,
+      bytecode: ReentrantToken.bytecode,
+      args: [parseEther('1000000')],
+    });
+    const deployed = (await client.getTransactionReceipt({ hash })).contractAddress;
+    if (!deployed) throw new Error('not deployed');
+    const hostile = getAddress(deployed);
+    const { factory } = devnet.contracts;
+    await creator.writeContract({
+      address: hostile,
+      abi: ReentrantToken.abi,
+      functionName: 'approve',
+      args: [factory, parseEther('10')],
+    });
+    const inner = await l.plan({ pair: hostile, saltSeed: 'inner', openingTick: -100000 });
+    await creator.writeContract({
+      address: hostile,
+      abi: ReentrantToken.abi,
+      functionName: 'arm',
+      args: [factory, encodeFunctionData({ abi: LaunchFactory.abi, functionName: 'launch', args: [inner.params] })],
+    });
+    const launched = await l.launch({ pair: hostile, firstBuy: parseEther('10'), openingTick: -100000 });
+    expect(launched.result).toBe('ok');
+    expect(await client.readContract({ address: hostile, abi: ReentrantToken.abi, functionName: 'lastSelector' })).toBe(
+      toFunctionSelector('Reentered()'),
+    );
   });
 
   it('takes the launch fee to the fee recipient, and refuses any other value', async () => {
