@@ -29,7 +29,7 @@ abstract contract ERC20 {
         return 18;
     }
 
-    function transfer(address to, uint256 amount) external returns (bool) {
+    function transfer(address to, uint256 amount) external virtual returns (bool) {
         _transfer(msg.sender, to, amount);
         return true;
     }

@@ -15,7 +15,14 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import { DevStablecoin, LaunchFactory, ReentrantToken, ServiceConfig } from '../../src-main/chain/generated/contracts';
+import {
+  DevStablecoin,
+  FalseToken,
+  LaunchFactory,
+  PoolDeployer,
+  ReentrantToken,
+  ServiceConfig,
+} from '../../src-main/chain/generated/contracts';
 import {
   NonfungiblePositionManager,
   PancakeV3Factory,
@@ -187,6 +194,52 @@ describe('LaunchFactory.launch', () => {
     expect(await client.readContract({ address: hostile, abi: ReentrantToken.abi, functionName: 'lastSelector' })).toBe(
       toFunctionSelector('Reentered()'),
     );
+  });
+
+  it('refuses a first buy the pool cannot take whole, and a pair token whose transfer returns false', async () => {
+    // 1,000 wei of supply funds no liquidity at all: the first buy finds nothing to buy.
+    expect((await l.launch({ supply: 1000n, firstBuy: parseEther('1') })).result).toBe('FirstBuyNotFilled');
+    const creator = wallet(2);
+    const hash = await creator.deployContract({
+      abi: FalseToken.abi,
+      bytecode: FalseToken.bytecode,
+      args: [parseEther('1000')],
+    });
+    const deployed = (await client.getTransactionReceipt({ hash })).contractAddress;
+    if (!deployed) throw new Error('not deployed');
+    const falsy = getAddress(deployed);
+    await creator.writeContract({
+      address: falsy,
+      abi: FalseToken.abi,
+      functionName: 'approve',
+      args: [devnet.contracts.factory, parseEther('10')],
+    });
+    await creator.writeContract({
+      address: falsy,
+      abi: FalseToken.abi,
+      functionName: 'refuseTransfersFrom',
+      args: [creator.account.address],
+    });
+    expect((await l.launch({ pair: falsy, firstBuy: parseEther('10'), openingTick: -100000 })).result).toBe(
+      'TokenTransferFailed',
+    );
+  });
+
+  it('lets the pool deployer be wired once, by its owner, and deploy only for its factory', async () => {
+    const { poolDeployer, pancakeFactory, wbnb, usdt } = devnet.contracts;
+    const call = (index: number, functionName: 'setFactoryAddress' | 'deploy', args: readonly unknown[]) =>
+      revertName(
+        client.simulateContract({
+          account: account(index),
+          address: poolDeployer,
+          abi: PoolDeployer.abi,
+          functionName,
+          args,
+        } as never),
+      );
+    expect(await call(0, 'setFactoryAddress', [pancakeFactory])).toBe('FactoryAlreadySet');
+    expect(await call(5, 'setFactoryAddress', [pancakeFactory])).toBe('NotOwner');
+    expect(await call(5, 'deploy', [pancakeFactory, wbnb, usdt, 500, 10])).toBe('NotFactory');
   });
 
   it('takes the launch fee to the fee recipient, and refuses any other value', async () => {

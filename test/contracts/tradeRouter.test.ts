@@ -12,7 +12,7 @@ import {
 } from 'viem';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import { ReentrantToken, TradeRouter } from '../../src-main/chain/generated/contracts';
+import { FalseToken, ReentrantToken, TradeRouter } from '../../src-main/chain/generated/contracts';
 import { devnetChain } from '../../src-main/chain/networks';
 import { revertName } from '../support/revertName';
 import { type RouterDriver, routerAbi, routerDriver } from '../support/routerDriver';
@@ -217,6 +217,33 @@ describe('TradeRouter', () => {
     const gross = parseEther('1');
     const rejecting = d.params(bnbPool, gross, 0n, devnet.contracts.config);
     expect((await d.trade(TRADER, 'buyExactIn', rejecting, gross)).result).toBe('BnbTransferFailed');
+  });
+
+  it('fails a sale, keeping nothing, when the pair token will not transfer out', async () => {
+    const owner = d.wallet(1);
+    const hash = await owner.deployContract({
+      abi: FalseToken.abi,
+      bytecode: FalseToken.bytecode,
+      args: [parseEther('1000000')],
+    });
+    const deployed = (await client.getTransactionReceipt({ hash })).contractAddress;
+    if (!deployed) throw new Error('not deployed');
+    const falsy = getAddress(deployed);
+    const pool = await createTokenPool(devnet, client, falsy, {
+      pairLiquidity: parseEther('1000'),
+      supply: parseEther('200000000'),
+    });
+    await d.allowRouter(1, pool.token);
+    // The pool pays the router; the router's payment on to the seller is refused.
+    await owner.writeContract({
+      address: falsy,
+      abi: FalseToken.abi,
+      functionName: 'refuseTransfersFrom',
+      args: [devnet.contracts.router],
+    });
+    expect((await d.trade(1, 'sellExactIn', d.params(pool, parseEther('1000'), 0n))).result).toBe(
+      'TokenTransferFailed',
+    );
   });
 
   it('binds a wallet to its first referrer for ever', async () => {
