@@ -15,8 +15,9 @@ describe('site fee arithmetic (as TradeRouter.sol)', () => {
     expect(grossForNet(1n, 100)).toBe(2n);
     for (const net of [1n, 99n, 10n ** 18n, 123456789012345678901n]) {
       const gross = grossForNet(net, 100);
-      expect(gross - (gross * 100n) / 10000n >= net).toBe(true);
-      expect(gross - 1n - ((gross - 1n) * 100n) / 10000n < net || gross === 1n).toBe(true);
+      // gross is the least whole amount with gross · (1 − 1%) ≥ net.
+      expect(gross * 9900n >= net * 10000n).toBe(true);
+      expect((gross - 1n) * 9900n < net * 10000n).toBe(true);
     }
   });
 
