@@ -6,6 +6,7 @@ import { connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { createApp } from './http/createApp';
 import { SettingsService } from './services/settingsService';
+import { TokenRegistry } from './services/tokenRegistry';
 import { DevnetJournal } from './store/devnetJournal';
 import { openDatabase } from './store/openDatabase';
 
@@ -48,7 +49,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
     });
     const settings = new SettingsService(chain);
-    const app = createApp({ chain, settings, ...(options.webRoot ? { webRoot: options.webRoot } : {}), log });
+    const tokens = new TokenRegistry(chain);
+    const app = createApp({ chain, settings, tokens, ...(options.webRoot ? { webRoot: options.webRoot } : {}), log });
     const server = await listen(app.fetch, options.port);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const url = `${origin}/api/v1`;

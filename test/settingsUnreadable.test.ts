@@ -4,6 +4,7 @@ import { afterAll, expect, it } from 'vitest';
 import { type ChainContext, connectChain } from '../src-main/chain/connectChain';
 import { createApp } from '../src-main/http/createApp';
 import { SettingsService } from '../src-main/services/settingsService';
+import { TokenRegistry } from '../src-main/services/tokenRegistry';
 
 let server: ReturnType<typeof serve> | undefined;
 afterAll(() => {
@@ -18,7 +19,12 @@ it('answers FEES_UNREADABLE (503, retry) when the fee rates cannot be read from 
     addresses: { ...devnet.addresses, config: '0x000000000000000000000000000000000000dEaD' },
   };
   const lines: string[] = [];
-  const app = createApp({ chain, settings: new SettingsService(chain), log: (line) => lines.push(line) });
+  const app = createApp({
+    chain,
+    settings: new SettingsService(chain),
+    tokens: new TokenRegistry(chain),
+    log: (line) => lines.push(line),
+  });
   server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server?.once('listening', resolve));
   const port = (server.address() as AddressInfo).port;

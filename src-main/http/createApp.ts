@@ -5,6 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
 import type { SettingsService } from '../services/settingsService';
+import type { TokenRegistry } from '../services/tokenRegistry';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
 import { hostCheck } from './middleware/hostCheck';
@@ -12,12 +13,14 @@ import { jsonBody } from './middleware/jsonBody';
 import { errorsRoute } from './routes/errorsRoute';
 import { rpcRoute } from './routes/rpcRoute';
 import { settingsRoute } from './routes/settingsRoute';
+import { tokensRoute } from './routes/tokensRoute';
 
 export const API_BASE = '/api/v1';
 
 export interface AppDeps {
   chain: ChainContext;
   settings: SettingsService;
+  tokens: TokenRegistry;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   log: (line: string) => void;
@@ -29,6 +32,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   api.use('*', jsonBody());
   settingsRoute(api, deps.settings);
   errorsRoute(api);
+  tokensRoute(api, deps.tokens);
   let document: unknown;
   api.get('/openapi.json', (c) => {
     document ??= openApiDocument(api);

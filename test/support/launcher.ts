@@ -8,6 +8,7 @@ import {
   type PublicClient,
   parseEther,
   parseEventLogs,
+  type Transport,
   toHex,
   zeroAddress,
 } from 'viem';
@@ -50,8 +51,21 @@ export interface LaunchOptions {
   tokenIs0?: boolean;
 }
 
+/** Where launches go: the devnet in-process, or a running service's /rpc. */
+export interface LaunchTarget {
+  accounts: Devnet['accounts'];
+  contracts: { factory: Address; wbnb: Address };
+  transport: Transport;
+}
+
+/** A target on an in-process devnet. */
+export function devnetTarget(devnet: Devnet): LaunchTarget {
+  return { accounts: devnet.accounts, contracts: devnet.contracts, transport: custom(devnet.provider) };
+}
+
 /** Launches through the factory from a test account: simulates, sends, and returns what happened. */
-export function launcher(devnet: Devnet, client: PublicClient) {
+export function launcher(target: LaunchTarget | Devnet, client: PublicClient) {
+  const devnet = 'transport' in target ? target : devnetTarget(target);
   const account = (index: number) => privateKeyToAccount(devnet.accounts[index]?.privateKey ?? '0x');
   const factory = devnet.contracts.factory;
 
@@ -132,7 +146,7 @@ export function launcher(devnet: Devnet, client: PublicClient) {
           const wallet = createWalletClient({
             account: planned.creator,
             chain: devnetChain,
-            transport: custom(devnet.provider),
+            transport: devnet.transport,
           });
           hash = await wallet.writeContract(request as never);
           const receipt = await client.getTransactionReceipt({ hash });

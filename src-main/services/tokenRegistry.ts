@@ -1,0 +1,122 @@
+import { type Address, getAddress, isAddress, zeroAddress } from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import { DevStablecoin, LaunchFactory } from '../chain/generated/contracts';
+import { PancakeV3Pool } from '../chain/generated/vendor';
+import { ApiError } from '../core/errors';
+import { chainRead } from './chainRead';
+
+export interface Currency {
+  address: Address;
+  decimals: number;
+  symbol: string;
+}
+
+/** What never changes about a launched token: read once, then kept. */
+export interface TokenFacts {
+  address: Address;
+  name: string;
+  symbol: string;
+  decimals: number;
+  creator: Address;
+  pool: Address;
+  feeTier: number;
+  tickSpacing: number;
+  pair: Currency;
+  /** True when the pair is WBNB, traded as native BNB. */
+  quoteIsBnb: boolean;
+  /** Whether the token is the pool's token0, which fixes the direction of every swap. */
+  tokenIs0: boolean;
+}
+
+const MAX_CACHED = 10_000;
+
+/**
+ * Answers "is this a token we launched, and what is it": the factory is the authority (until the indexer serves the
+ * same facts from SQLite). Facts of launched tokens never change, so they are cached.
+ */
+export class TokenRegistry {
+  private readonly cache = new Map<Address, Promise<TokenFacts>>();
+  private readonly currencies = new Map<Address, Promise<Currency>>();
+
+  constructor(private readonly chain: ChainContext) {}
+
+  /** The token's facts; INVALID_ADDRESS for a malformed address, UNKNOWN_TOKEN when the factory did not launch it. */
+  get(address: unknown, field = 'token'): Promise<TokenFacts> {
+    if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
+      return Promise.reject(
+        new ApiError('INVALID_ADDRESS', `${field} is not an address: expected 0x followed by 40 hex digits`, { field }),
+      );
+    }
+    const key = getAddress(address);
+    let facts = this.cache.get(key);
+    if (!facts) {
+      facts = this.read(key);
+      this.cache.set(key, facts);
+      // Unknown tokens and failed reads are not kept: a token launched a moment later must be found.
+      facts.catch(() => this.cache.delete(key));
+      if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value as Address);
+    }
+    return facts;
+  }
+
+  /** A currency's decimals and symbol; WBNB is shown as BNB, since the router pays and receives it natively. */
+  currency(address: Address): Promise<Currency> {
+    let currency = this.currencies.get(address);
+    if (!currency) {
+      currency = this.readCurrency(address);
+      this.currencies.set(address, currency);
+      currency.catch(() => this.currencies.delete(address));
+    }
+    return currency;
+  }
+
+  private async read(token: Address): Promise<TokenFacts> {
+    const { client, addresses } = this.chain;
+    const factory = addresses.factory;
+    if (!factory) throw new ApiError('NOT_DEPLOYED', `the launch factory is not deployed on ${this.chain.network}`);
+    const record = await chainRead('the launch record', () =>
+      client.readContract({ address: factory, abi: LaunchFactory.abi, functionName: 'launchOf', args: [token] }),
+    );
+    if (record.pool === zeroAddress) {
+      throw new ApiError('UNKNOWN_TOKEN', `${token} is not a token launched by this service`, { field: 'token' });
+    }
+    const erc20 = { address: token, abi: DevStablecoin.abi } as const;
+    const pool = { address: record.pool, abi: PancakeV3Pool.abi } as const;
+    const [name, symbol, decimals, feeTier, tickSpacing, token0, pair] = await chainRead('the token and its pool', () =>
+      Promise.all([
+        client.readContract({ ...erc20, functionName: 'name' }),
+        client.readContract({ ...erc20, functionName: 'symbol' }),
+        client.readContract({ ...erc20, functionName: 'decimals' }),
+        client.readContract({ ...pool, functionName: 'fee' }),
+        client.readContract({ ...pool, functionName: 'tickSpacing' }),
+        client.readContract({ ...pool, functionName: 'token0' }),
+        this.currency(record.pair),
+      ]),
+    );
+    return {
+      address: token,
+      name,
+      symbol,
+      decimals,
+      creator: record.creator,
+      pool: record.pool,
+      feeTier,
+      tickSpacing,
+      pair,
+      quoteIsBnb: record.pair === addresses.wbnb,
+      tokenIs0: token0 === token,
+    };
+  }
+
+  private async readCurrency(address: Address): Promise<Currency> {
+    if (address === this.chain.addresses.wbnb) return { address, decimals: 18, symbol: 'BNB' };
+    const erc20 = { address, abi: DevStablecoin.abi } as const;
+    const [decimals, symbol] = await chainRead('the pair currency', () =>
+      Promise.all([
+        this.chain.client.readContract({ ...erc20, functionName: 'decimals' }),
+        this.chain.client.readContract({ ...erc20, functionName: 'symbol' }),
+      ]),
+    );
+    return { address, decimals, symbol };
+  }
+}
