@@ -11,9 +11,10 @@ import { devnetStart } from './devnetStart';
 import { type BenchResult, formatTable, writeResults } from './report';
 import { serveColdStart } from './serveColdStart';
 import { settingsThroughput } from './settingsThroughput';
+import { tradingBench } from './tradingBench';
 
 /** In run order: the child-process start-ups first, before this process has an EVM of its own competing for CPU. */
-const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput, contractGas];
+const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput, contractGas, tradingBench];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');
 

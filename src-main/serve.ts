@@ -22,12 +22,13 @@ function readOptions() {
         network: { type: 'string' },
         rpc: { type: 'string' },
         web: { type: 'string' },
+        'rate-limit': { type: 'string' },
       },
       strict: true,
     }).values;
   } catch (error) {
     fail(
-      `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR]`,
+      `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR] [--rate-limit on|off]`,
     );
   }
   const value = (flag: string, env: string) => (parsed[flag] as string | undefined) ?? process.env[env];
@@ -38,12 +39,15 @@ function readOptions() {
   if (!NETWORK_NAMES.includes(network)) fail(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${network}"`);
   const rpcUrl = value('rpc', 'RPC_URL');
   const webRoot = value('web', 'WEB_ROOT');
+  const rateLimit = value('rate-limit', 'RATE_LIMIT') ?? 'on';
+  if (rateLimit !== 'on' && rateLimit !== 'off') fail(`--rate-limit must be on or off, not "${rateLimit}"`);
   return {
     port,
     network,
     dataDir: resolve(value('data', 'DATA_DIR') ?? `.data/${network}`),
     ...(rpcUrl ? { rpcUrl } : {}),
     ...(webRoot ? { webRoot: resolve(webRoot) } : {}),
+    ...(rateLimit === 'off' ? { rateLimits: false as const } : {}),
   };
 }
 

@@ -2,9 +2,13 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { connectChain } from './chain/connectChain';
+import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
-import { createApp } from './http/createApp';
+import { createApp, type RateLimits } from './http/createApp';
+import { BuildService } from './services/buildService';
+import { PoolStateService } from './services/poolStateService';
+import { QuoteService } from './services/quoteService';
+import { ReferrerEligibility } from './services/referrerEligibility';
 import { SettingsService } from './services/settingsService';
 import { TokenRegistry } from './services/tokenRegistry';
 import { DevnetJournal } from './store/devnetJournal';
@@ -18,6 +22,8 @@ export interface ServiceOptions {
   rpcUrl?: string;
   /** Built web UI to serve at `/`. */
   webRoot?: string;
+  /** Per-client limits per minute (the spec's by default); false switches them off. */
+  rateLimits?: RateLimits | false;
   /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
   deploymentsDir?: string;
   log?: (line: string) => void;
@@ -28,6 +34,8 @@ export interface RunningService {
   url: string;
   /** e.g. http://127.0.0.1:8787 */
   origin: string;
+  /** The connected chain (with the devnet, when embedded). */
+  chain: ChainContext;
   close(): Promise<void>;
 }
 
@@ -50,7 +58,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     const settings = new SettingsService(chain);
     const tokens = new TokenRegistry(chain);
-    const app = createApp({ chain, settings, tokens, ...(options.webRoot ? { webRoot: options.webRoot } : {}), log });
+    const quotes = new QuoteService(new PoolStateService(chain), settings);
+    const builds = new BuildService(chain, quotes, new ReferrerEligibility(chain));
+    const app = createApp({
+      chain,
+      settings,
+      builds,
+      ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
+      tokens,
+      quotes,
+      ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+      log,
+    });
     const server = await listen(app.fetch, options.port);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const url = `${origin}/api/v1`;
@@ -60,6 +79,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     return {
       url,
       origin,
+      chain: connected,
       close: async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

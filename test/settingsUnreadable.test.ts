@@ -3,6 +3,10 @@ import { serve } from '@hono/node-server';
 import { afterAll, expect, it } from 'vitest';
 import { type ChainContext, connectChain } from '../src-main/chain/connectChain';
 import { createApp } from '../src-main/http/createApp';
+import { BuildService } from '../src-main/services/buildService';
+import { PoolStateService } from '../src-main/services/poolStateService';
+import { QuoteService } from '../src-main/services/quoteService';
+import { ReferrerEligibility } from '../src-main/services/referrerEligibility';
 import { SettingsService } from '../src-main/services/settingsService';
 import { TokenRegistry } from '../src-main/services/tokenRegistry';
 
@@ -23,6 +27,12 @@ it('answers FEES_UNREADABLE (503, retry) when the fee rates cannot be read from 
     chain,
     settings: new SettingsService(chain),
     tokens: new TokenRegistry(chain),
+    quotes: new QuoteService(new PoolStateService(chain), new SettingsService(chain)),
+    builds: new BuildService(
+      chain,
+      new QuoteService(new PoolStateService(chain), new SettingsService(chain)),
+      new ReferrerEligibility(chain),
+    ),
     log: (line) => lines.push(line),
   });
   server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });

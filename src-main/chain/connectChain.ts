@@ -22,11 +22,22 @@ export interface ServiceAddresses {
   positionManager: Address;
 }
 
+/** What `npm run deploy` writes to deployments/<network>.json (the fields read here). */
+interface DeploymentRecord {
+  config: Address;
+  factory?: Address;
+  router?: Address;
+  referrals?: Address;
+  fromBlock?: number;
+}
+
 export interface ChainContext {
   network: NetworkName;
   chainId: number;
   client: PublicClient;
   addresses: ServiceAddresses;
+  /** The block the service's contracts were deployed in: where log searches start. */
+  deployBlock: bigint;
   /** Present on the embedded devnet only. */
   devnet?: Devnet;
   /** Called on every new block. Returns the function that unsubscribes. */
@@ -72,6 +83,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
         positionManager: contracts.positionManager,
       },
       devnet,
+      deployBlock: 0n,
       onBlock: (listener) => devnet.onBlock(listener),
       close: async () => {},
     };
@@ -86,10 +98,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       `the service's contracts are not deployed on ${options.network} yet (no ${record}); deploy them with npm run deploy, or run on the devnet`,
     );
   }
-  const ours = JSON.parse(readFileSync(record, 'utf8')) as Pick<
-    ServiceAddresses,
-    'config' | 'factory' | 'router' | 'referrals'
-  >;
+  const ours = JSON.parse(readFileSync(record, 'utf8')) as DeploymentRecord;
   const client = createPublicClient({
     chain: config.chain,
     transport: http(options.rpcUrl, { retryCount: 1 }),
@@ -106,7 +115,14 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     network: options.network,
     chainId: config.chain.id,
     client,
-    addresses: { ...config.exchange, ...ours },
+    addresses: {
+      ...config.exchange,
+      config: ours.config,
+      ...(ours.factory ? { factory: ours.factory } : {}),
+      ...(ours.router ? { router: ours.router } : {}),
+      ...(ours.referrals ? { referrals: ours.referrals } : {}),
+    },
+    deployBlock: BigInt(ours.fromBlock ?? 0),
     onBlock(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

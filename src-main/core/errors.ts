@@ -432,6 +432,8 @@ export interface ApiErrorOptions {
   detail?: unknown;
   /** The underlying failure, kept for logs; never sent to the caller. */
   cause?: unknown;
+  /** For retryable errors: how long to wait, sent as Retry-After (default 5 seconds). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -447,6 +449,7 @@ export class ApiError extends Error {
   readonly fix: string;
   readonly field?: string;
   readonly detail?: unknown;
+  readonly retryAfterSeconds?: number;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -457,6 +460,7 @@ export class ApiError extends Error {
     this.fix = options.fix ?? ERRORS[code].fix;
     if (options.field !== undefined) this.field = options.field;
     if (options.detail !== undefined) this.detail = options.detail;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** The spec's Error object. */

@@ -4,35 +4,60 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
+import type { BuildService } from '../services/buildService';
+import type { QuoteService } from '../services/quoteService';
 import type { SettingsService } from '../services/settingsService';
 import type { TokenRegistry } from '../services/tokenRegistry';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
+import { rateLimit } from './middleware/rateLimit';
+import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
+import { quoteRoute } from './routes/quoteRoute';
 import { rpcRoute } from './routes/rpcRoute';
 import { settingsRoute } from './routes/settingsRoute';
 import { tokensRoute } from './routes/tokensRoute';
+import { validationHook } from './validationHook';
 
 export const API_BASE = '/api/v1';
+
+export interface RateLimits {
+  quotesPerMinute: number;
+  buildsPerMinute: number;
+}
+
+/** The spec's limits. */
+export const DEFAULT_RATE_LIMITS: RateLimits = { quotesPerMinute: 120, buildsPerMinute: 60 };
 
 export interface AppDeps {
   chain: ChainContext;
   settings: SettingsService;
   tokens: TokenRegistry;
+  quotes: QuoteService;
+  builds: BuildService;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
+  /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
+  rateLimits?: RateLimits | false;
   log: (line: string) => void;
 }
 
 /** The v1 API routes alone, mounted under /api/v1 by `createApp`; also the source of the OpenAPI document. */
 export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
-  const api = new OpenAPIHono<AppEnv>();
+  const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.use('*', jsonBody());
+  const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
+  if (limits) {
+    api.use('/quote', rateLimit({ perMinute: limits.quotesPerMinute, what: 'quotes' }));
+    api.use('/build/*', rateLimit({ perMinute: limits.buildsPerMinute, what: 'builds' }));
+  }
   settingsRoute(api, deps.settings);
   errorsRoute(api);
   tokensRoute(api, deps.tokens);
+  quoteRoute(api, deps.tokens, deps.quotes);
+  buildTradeRoute(api, deps.tokens, deps.builds);
   let document: unknown;
   api.get('/openapi.json', (c) => {
     document ??= openApiDocument(api);

@@ -25,7 +25,7 @@ export function errorHandler(log: (line: string) => void) {
         `${apiError.code} ${c.req.method} ${c.req.path}: ${String((apiError.cause as Error)?.message ?? apiError.cause)}`,
       );
     }
-    if (apiError.retry) c.header('Retry-After', '5');
+    if (apiError.retry) c.header('Retry-After', String(apiError.retryAfterSeconds ?? 5));
     // The rest of an oversized body is never read, so the connection cannot carry another request.
     if (apiError.code === 'BODY_TOO_LARGE') c.header('Connection', 'close');
     return c.json(apiError.toBody(), apiError.status as ContentfulStatusCode);

@@ -5,6 +5,7 @@ import {
   type Hash,
   type PublicClient,
   parseEventLogs,
+  type Transport,
   zeroAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -31,11 +32,22 @@ export type Side = 'buyExactIn' | 'buyExactOut' | 'sellExactIn' | 'sellExactOut'
 
 const FAR_DEADLINE = 2n ** 40n;
 
-/** Drives the TradeRouter on a devnet from its test accounts: the shared steps of the router tests and gas bench. */
-export function routerDriver(devnet: Devnet, client: PublicClient) {
+/** Where trades go: the devnet in-process, or a running service's /rpc. */
+export interface RouterTarget {
+  accounts: Devnet['accounts'];
+  contracts: { router: Address; quoter: Address; permit2: Address };
+  transport: Transport;
+}
+
+/** Drives the TradeRouter from the test accounts: the shared steps of the router tests, the HTTP tests and the bench. */
+export function routerDriver(target: RouterTarget | Devnet, client: PublicClient) {
+  const devnet: RouterTarget =
+    'transport' in target
+      ? target
+      : { accounts: target.accounts, contracts: target.contracts, transport: custom(target.provider) };
   const account = (index: number) => privateKeyToAccount(devnet.accounts[index]?.privateKey ?? '0x');
   const wallet = (index: number) =>
-    createWalletClient({ account: account(index), chain: devnetChain, transport: custom(devnet.provider) });
+    createWalletClient({ account: account(index), chain: devnetChain, transport: devnet.transport });
 
   return {
     account,

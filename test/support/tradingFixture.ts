@@ -1,8 +1,10 @@
-import { type Address, createPublicClient, http, type PublicClient } from 'viem';
+import { type Address, createPublicClient, http, type PublicClient, parseEther } from 'viem';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { devnetChain } from '../../src-main/chain/networks';
 import { launcher } from './launcher';
+import { type RouterDriver, routerDriver } from './routerDriver';
 import { startTestService, type TestService } from './startTestService';
+import type { TokenPool } from './tokenPool';
 
 export interface LaunchedToken {
   token: Address;
@@ -11,7 +13,13 @@ export interface LaunchedToken {
   pair: Address;
 }
 
+/** The test account that bought into the fixture's pools. */
+export const FIXTURE_TRADER = 4;
+
+const asPool = (t: LaunchedToken): TokenPool => ({ token: t.token, pair: t.pair, pool: t.pool });
+
 export interface TradingFixture {
+  driver: RouterDriver;
   service: TestService;
   /** Reads the devnet through the service's /rpc. */
   client: PublicClient;
@@ -37,5 +45,18 @@ export async function startTradingFixture(): Promise<TradingFixture> {
   };
   const bnbToken = await launch(wbnb, 2, 'fixture-bnb');
   const usdtToken = await launch(usdt, 3, 'fixture-usdt');
-  return { service, client, contracts: settings.contracts, bnbToken, usdtToken };
+  // A trader buys into both, so both sides of each pool have liquidity to quote against.
+  const { router, quoter, permit2 } = settings.contracts;
+  if (!router || !quoter || !permit2) throw new Error('settings lack the router');
+  const d = routerDriver({ accounts: testAccounts(), contracts: { router, quoter, permit2 }, transport }, client);
+  const bought = await d.trade(
+    FIXTURE_TRADER,
+    'buyExactIn',
+    d.params(asPool(bnbToken), parseEther('2'), 0n),
+    parseEther('2'),
+  );
+  await d.allowRouter(FIXTURE_TRADER, usdt);
+  const boughtUsdt = await d.trade(FIXTURE_TRADER, 'buyExactIn', d.params(asPool(usdtToken), parseEther('1000'), 0n));
+  if (bought.result !== 'ok' || boughtUsdt.result !== 'ok') throw new Error('fixture buys failed');
+  return { service, client, contracts: settings.contracts, bnbToken, usdtToken, driver: d };
 }

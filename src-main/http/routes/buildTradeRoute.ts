@@ -1,0 +1,108 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { type Address, getAddress, isAddress } from 'viem';
+import { ApiError } from '../../core/errors';
+import { formatDecimalAmount } from '../../core/units/decimalAmount';
+import type { BuildService } from '../../services/buildService';
+import type { TokenRegistry } from '../../services/tokenRegistry';
+import type { AppEnv } from '../env';
+import { AddressSchema, errorResponses } from '../schemas';
+import { readTradeInput, TradeQuoteSchema, tradeJson } from '../tradeInput';
+
+const UnsignedTxSchema = z
+  .object({
+    chainId: z.number().int(),
+    to: AddressSchema,
+    data: z.string().openapi({ description: 'call data; send exactly as given' }),
+    value: z.string().openapi({ description: 'BNB to send, in wei' }),
+    gas: z.string().optional().openapi({
+      description: 'simulated gas plus a 20% margin; absent while a step in requires is still needed',
+    }),
+  })
+  .openapi('UnsignedTx');
+
+const StepSchema = z
+  .object({ step: z.string(), explain: z.string(), tx: UnsignedTxSchema })
+  .openapi('Step', { description: 'a one-time transaction to send and wait for, in order, before the main tx' });
+
+const TradeBuildSchema = TradeQuoteSchema.extend({
+  wallet: AddressSchema,
+  referrer: z.object({ address: AddressSchema, bps: z.number().int() }).nullable(),
+  referrerNote: z.string().optional(),
+  requires: z.array(StepSchema),
+  tx: UnsignedTxSchema,
+  simulation: z.object({ ran: z.boolean(), ok: z.boolean() }).openapi({
+    description: 'ran is false while a step in requires is still needed; ok: would succeed if sent now',
+  }),
+  cost: z.object({ gasPriceWei: z.string(), maxWei: z.string(), max: z.string() }),
+  expiresAt: z.string().openapi({ description: 'the on-chain deadline, ISO 8601' }),
+  explain: z.string(),
+}).openapi('TradeBuild');
+
+const BuildBodySchema = z.object({
+  wallet: z.string().openapi({ description: 'the wallet that will sign and send' }),
+  token: z.string(),
+  amount: z.string().openapi({ description: 'exact in: what is spent; exact out: what is received (whole units)' }),
+  exact: z.enum(['in', 'out']).optional(),
+  slippageBps: z.number().int().optional().openapi({ description: '1 to 5000, default 50' }),
+  referrer: z.string().nullable().optional().openapi({
+    description: 'paid the referral cut inside the trade; null for nobody',
+  }),
+});
+
+function routeFor(side: 'buy' | 'sell') {
+  return createRoute({
+    method: 'post',
+    path: `/build/${side}`,
+    summary:
+      side === 'buy'
+        ? 'Build an unsigned buy, simulated from the wallet'
+        : 'Build an unsigned sell, simulated from the wallet',
+    request: { body: { content: { 'application/json': { schema: BuildBodySchema } }, required: true } },
+    responses: {
+      200: { description: 'Trade (build fields)', content: { 'application/json': { schema: TradeBuildSchema } } },
+      ...errorResponses(400, 413, 422, 429, 503),
+    },
+  });
+}
+
+function readAddress(value: unknown, field: string): Address {
+  if (typeof value !== 'string' || !isAddress(value, { strict: false })) {
+    throw new ApiError('INVALID_ADDRESS', `${field} is not an address: expected 0x followed by 40 hex digits`, {
+      field,
+    });
+  }
+  return getAddress(value);
+}
+
+export function buildTradeRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, builds: BuildService): void {
+  for (const side of ['buy', 'sell'] as const) {
+    // Documented, but read by our own body rules (any Content-Type, spec error codes) rather than the validator.
+    app.openAPIRegistry.registerPath(routeFor(side));
+    app.post(`/build/${side}`, async (c) => {
+      const body = c.get('body');
+      const wallet = readAddress(body.wallet, 'wallet');
+      const referrer =
+        body.referrer === undefined || body.referrer === null ? null : readAddress(body.referrer, 'referrer');
+      const input = await readTradeInput({ ...body, side } as never, tokens);
+      const build = await builds.buildTrade({ ...input, wallet, referrer });
+      return c.json(
+        {
+          ...tradeJson(build.quote),
+          wallet: build.wallet,
+          referrer: build.referrer,
+          requires: build.requires,
+          tx: build.tx,
+          simulation: build.simulation,
+          cost: {
+            gasPriceWei: build.cost.gasPriceWei.toString(),
+            maxWei: build.cost.maxWei.toString(),
+            max: formatDecimalAmount(build.cost.maxWei, 18),
+          },
+          expiresAt: build.expiresAt.toISOString(),
+          explain: build.explain,
+        },
+        200,
+      );
+    });
+  }
+}

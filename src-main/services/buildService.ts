@@ -1,0 +1,309 @@
+import {
+  type Address,
+  BaseError,
+  decodeErrorResult,
+  encodeFunctionData,
+  type Hex,
+  maxUint160,
+  maxUint256,
+  RawContractError,
+} from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import { DevStablecoin, IAllowanceTransfer, LaunchToken, TradeRouter } from '../chain/generated/contracts';
+import { ApiError } from '../core/errors';
+import { LIMITS } from '../core/limits';
+import { referrerCutOf } from '../core/trade/siteFee';
+import { formatDecimalAmount } from '../core/units/decimalAmount';
+import { chainRead } from './chainRead';
+import type { Quote, QuoteRequest, QuoteService } from './quoteService';
+import type { ReferrerEligibility } from './referrerEligibility';
+
+/** Added to the simulated gas: state can move between the build and the send (a tick crossed, a first write). */
+export const GAS_MARGIN_PCT = 20n;
+
+export interface UnsignedTx {
+  chainId: number;
+  to: Address;
+  data: Hex;
+  value: string;
+  gas?: string;
+}
+
+export interface Step {
+  step: 'approve-permit2' | 'approve-router';
+  explain: string;
+  tx: UnsignedTx;
+}
+
+export interface TradeBuild {
+  quote: Quote;
+  wallet: Address;
+  referrer: { address: Address; bps: number } | null;
+  referrerCut: bigint;
+  requires: Step[];
+  tx: UnsignedTx;
+  simulation: { ran: boolean; ok: boolean };
+  cost: { gasPriceWei: bigint; maxWei: bigint };
+  expiresAt: Date;
+  explain: string;
+}
+
+export interface TradeBuildRequest extends QuoteRequest {
+  wallet: Address;
+  referrer: Address | null;
+}
+
+/** Every error a trade can revert with, to decode the reason of a failed simulation. */
+const REVERT_ABI = [...TradeRouter.abi, ...IAllowanceTransfer.abi, ...LaunchToken.abi];
+/** Gas assumed for the check of a wallet's BNB before the trade can be simulated (steps still needed). */
+const GAS_BEFORE_SIMULATION = 300_000n;
+
+/**
+ * Builds an unsigned trade for a wallet: the router call, the one-time approvals it still lacks, a simulation from
+ * the wallet at the latest block, a gas limit and cost ceiling, and one sentence to read before signing.
+ */
+export class BuildService {
+  constructor(
+    private readonly chain: ChainContext,
+    private readonly quotes: QuoteService,
+    private readonly referrers: ReferrerEligibility,
+  ) {}
+
+  async buildTrade(request: TradeBuildRequest): Promise<TradeBuild> {
+    const { wallet, referrer } = request;
+    if (referrer !== null) {
+      if (referrer.toLowerCase() === wallet.toLowerCase()) {
+        throw new ApiError('SELF_REFERRAL', 'the wallet cannot be its own referrer', { field: 'referrer' });
+      }
+      if (!(await this.referrers.isEligible(referrer))) {
+        throw new ApiError(
+          'REFERRER_NOT_REGISTERED',
+          `${referrer} is neither a registered referrer nor a token creator`,
+          {
+            field: 'referrer',
+          },
+        );
+      }
+    }
+    const router = this.chain.addresses.router;
+    if (!router) throw new ApiError('NOT_DEPLOYED', `the trade router is not deployed on ${this.chain.network}`);
+    const { client } = this.chain;
+    const [quote, block, gasPriceWei] = await Promise.all([
+      this.quotes.quote(request),
+      chainRead('the latest block', () => client.getBlock()),
+      chainRead('the gas price', () => client.getGasPrice()),
+    ]);
+    const { token, side, exact } = quote;
+    const native = token.quoteIsBnb;
+    const exactIn = exact === 'in';
+    const deadline =
+      BigInt(Math.max(Math.floor(Date.now() / 1000), Number(block.timestamp))) + BigInt(LIMITS.tradeDeadlineSeconds);
+    // The router's `amount` is the exact side; `limit` the other side's floor or ceiling.
+    const params = {
+      token: token.address,
+      pair: token.pair.address,
+      fee: token.feeTier,
+      amount: request.amount,
+      limit: quote.limit,
+      referrer: referrer ?? '0x0000000000000000000000000000000000000000',
+      deadline,
+    } as const;
+    const functionName = `${side}Exact${exactIn ? 'In' : 'Out'}` as const;
+    // BNB goes in as value: the amount for an exact-in buy, the ceiling for an exact-out one (the rest comes back).
+    const value = side === 'buy' && native ? (exactIn ? quote.pay : quote.limit) : 0n;
+    const tx: UnsignedTx = {
+      chainId: this.chain.chainId,
+      to: router,
+      data: encodeFunctionData({ abi: TradeRouter.abi, functionName, args: [params] }),
+      value: value.toString(),
+    };
+
+    // What the wallet pays, at most, and in what: BNB natively, or a token pulled through Permit2.
+    const payMax = exactIn ? quote.pay : quote.limit;
+    const payToken = side === 'buy' ? (native ? null : token.pair.address) : token.address;
+    const requires = payToken ? await this.approvals(wallet, payToken, quote, payMax, deadline) : [];
+    const bnb = await chainRead('the wallet balance', () => client.getBalance({ address: wallet }));
+    if (payToken) {
+      const held = await chainRead('the wallet balance', () =>
+        client.readContract({ address: payToken, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [wallet] }),
+      );
+      if (held < payMax)
+        throw short(
+          `the wallet holds ${fmt(held, quote.payCurrency)}; the trade needs ${fmt(payMax, quote.payCurrency)}`,
+        );
+    } else if (bnb < value) {
+      throw short(
+        `the wallet holds ${fmt(bnb, quote.payCurrency)}; the trade needs ${fmt(value, quote.payCurrency)} plus gas`,
+      );
+    }
+
+    let simulation = { ran: false, ok: false };
+    let gas = GAS_BEFORE_SIMULATION;
+    if (requires.length === 0) {
+      gas = await this.simulate(wallet, tx, value);
+      tx.gas = gas.toString();
+      simulation = { ran: true, ok: true };
+    }
+    const stepsGas = requires.reduce((sum, step) => sum + BigInt(step.tx.gas ?? 0), 0n);
+    const maxWei = gas * gasPriceWei;
+    const gasNeeded = maxWei + stepsGas * gasPriceWei;
+    if (bnb < value + gasNeeded) {
+      const bnbCurrency = { decimals: 18, symbol: 'BNB' };
+      throw short(
+        `the wallet holds ${fmt(bnb, bnbCurrency)}; it needs ${value > 0n ? `${fmt(value, bnbCurrency)} plus ` : ''}up to ${fmt(gasNeeded, bnbCurrency)} of gas`,
+      );
+    }
+
+    const referrerCut = referrer
+      ? referrerCutOf(side === 'buy' ? quote.pay : quote.receive + quote.siteFee, quote.referrerBps, quote.siteFee)
+      : 0n;
+    const expiresAt = new Date(Number(deadline) * 1000);
+    return {
+      quote,
+      wallet,
+      referrer: referrer ? { address: referrer, bps: quote.referrerBps } : null,
+      referrerCut,
+      requires,
+      tx,
+      simulation,
+      cost: { gasPriceWei, maxWei },
+      expiresAt,
+      explain: explainTrade(quote, referrer, referrerCut, expiresAt),
+    };
+  }
+
+  /** The approvals a wallet still lacks for the router to pull `payMax` of `payToken` until after the deadline. */
+  private async approvals(
+    wallet: Address,
+    payToken: Address,
+    quote: Quote,
+    payMax: bigint,
+    deadline: bigint,
+  ): Promise<Step[]> {
+    const { client, addresses, chainId } = this.chain;
+    const { permit2, router } = addresses;
+    if (!router) return [];
+    const [erc20Allowance, [permitAmount, permitExpiry]] = await chainRead('the approvals', () =>
+      Promise.all([
+        client.readContract({
+          address: payToken,
+          abi: DevStablecoin.abi,
+          functionName: 'allowance',
+          args: [wallet, permit2],
+        }),
+        client.readContract({
+          address: permit2,
+          abi: IAllowanceTransfer.abi,
+          functionName: 'allowance',
+          args: [wallet, payToken, router],
+        }),
+      ]),
+    );
+    const symbol = quote.payCurrency.symbol;
+    const steps: Step[] = [];
+    if (erc20Allowance < payMax) {
+      steps.push({
+        step: 'approve-permit2',
+        explain: `Let Permit2 move your ${symbol} (once per token; the router can still take nothing until the next step).`,
+        tx: {
+          chainId,
+          to: payToken,
+          data: encodeFunctionData({ abi: DevStablecoin.abi, functionName: 'approve', args: [permit2, maxUint256] }),
+          value: '0',
+        },
+      });
+    }
+    if (permitAmount < payMax || BigInt(permitExpiry) < deadline) {
+      const expiry = Math.floor(Date.now() / 1000) + LIMITS.permitDays * 86_400;
+      steps.push({
+        step: 'approve-router',
+        explain: `Let the trade router spend your ${symbol} through Permit2 for ${LIMITS.permitDays} days.`,
+        tx: {
+          chainId,
+          to: permit2,
+          data: encodeFunctionData({
+            abi: IAllowanceTransfer.abi,
+            functionName: 'approve',
+            args: [payToken, router, maxUint160, expiry],
+          }),
+          value: '0',
+        },
+      });
+    }
+    for (const step of steps) {
+      const estimate = await chainRead('the gas of an approval', () =>
+        client.estimateGas({ account: wallet, to: step.tx.to, data: step.tx.data }),
+      );
+      step.tx.gas = withMargin(estimate).toString();
+    }
+    return steps;
+  }
+
+  /** Runs the trade from the wallet at the latest block; refuses with the decoded revert reason if it would fail. */
+  private async simulate(wallet: Address, tx: UnsignedTx, value: bigint): Promise<bigint> {
+    const { client } = this.chain;
+    try {
+      await client.call({ account: wallet, to: tx.to, data: tx.data, value });
+      return withMargin(await client.estimateGas({ account: wallet, to: tx.to, data: tx.data, value }));
+    } catch (cause) {
+      const revert = revertOf(cause);
+      if (revert === undefined)
+        throw new ApiError('CHAIN_UNREACHABLE', 'the simulation could not reach the chain', { cause });
+      throw new ApiError('SIMULATION_FAILED', `the trade would revert: ${revert.name}`, {
+        detail: { revert },
+        cause,
+      });
+    }
+  }
+}
+
+function withMargin(gas: bigint): bigint {
+  return (gas * (100n + GAS_MARGIN_PCT)) / 100n;
+}
+
+function short(message: string): ApiError {
+  return new ApiError('INSUFFICIENT_BALANCE', message);
+}
+
+function fmt(wei: bigint, currency: { decimals: number; symbol: string }): string {
+  return `${formatDecimalAmount(wei, currency.decimals)} ${currency.symbol}`;
+}
+
+/** The revert behind a failed call, decoded with the ABIs of everything a trade touches; undefined if it was no revert. */
+function revertOf(error: unknown): { name: string; args: string[]; data: Hex } | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const raw = error.walk(
+    (e) =>
+      e instanceof RawContractError ||
+      (typeof (e as { data?: unknown }).data === 'string' && (e as { code?: number }).code === 3),
+  );
+  const data = (raw as { data?: Hex | { data?: Hex } } | null)?.data;
+  const hex = typeof data === 'object' ? data?.data : data;
+  if (typeof hex !== 'string') {
+    return /revert/i.test(error.message) ? { name: 'reverted without a reason', args: [], data: '0x' } : undefined;
+  }
+  try {
+    const decoded = decodeErrorResult({ abi: REVERT_ABI, data: hex });
+    return { name: decoded.errorName, args: (decoded.args ?? []).map(String), data: hex };
+  } catch {
+    return { name: hex === '0x' ? 'reverted without a reason' : 'unknown error', args: [], data: hex };
+  }
+}
+
+function explainTrade(quote: Quote, referrer: Address | null, cut: bigint, expiresAt: Date): string {
+  const pay = fmt(quote.pay, quote.payCurrency);
+  const receive = fmt(quote.receive, quote.receiveCurrency);
+  const limit = fmt(quote.limit, quote.limitKind === 'minReceive' ? quote.receiveCurrency : quote.payCurrency);
+  const fee = fmt(quote.siteFee, quote.token.pair);
+  const bound = quote.limitKind === 'minReceive' ? `at least ${limit}` : `at most ${limit}`;
+  const what =
+    quote.side === 'buy'
+      ? quote.exact === 'in'
+        ? `Pay ${pay} for about ${receive} (${bound})`
+        : `Buy ${receive} for about ${pay} (${bound})`
+      : quote.exact === 'in'
+        ? `Sell ${pay} for about ${receive} (${bound})`
+        : `Receive ${receive} for about ${pay} (${bound})`;
+  const referral = referrer ? `, of which ${fmt(cut, quote.token.pair)} goes to referrer ${referrer}` : '';
+  return `${what}, site fee ${fee}${referral}; it fails rather than fill worse, and expires at ${expiresAt.toISOString()}.`;
+}

@@ -1,0 +1,143 @@
+import { ApiError } from '../core/errors';
+import type { PoolState } from '../core/swap/poolState';
+import { simulateSwap } from '../core/swap/simulateSwap';
+import { grossForNet, maxPayFor, minReceiveFor, siteFeeOn } from '../core/trade/siteFee';
+import type { PoolStateService } from './poolStateService';
+import type { SettingsService } from './settingsService';
+import type { Currency, TokenFacts } from './tokenRegistry';
+
+export type Side = 'buy' | 'sell';
+export type Exact = 'in' | 'out';
+
+export interface QuoteRequest {
+  token: TokenFacts;
+  side: Side;
+  exact: Exact;
+  /** Wei of the exact side: what is paid (exact in) or received (exact out). */
+  amount: bigint;
+  slippageBps: number;
+}
+
+export interface Quote extends QuoteRequest {
+  pay: bigint;
+  payCurrency: Currency;
+  receive: bigint;
+  receiveCurrency: Currency;
+  /** The floor (minReceive) or ceiling (maxPay) written into the trade. */
+  limit: bigint;
+  limitKind: 'minReceive' | 'maxPay';
+  /** The site fee in the pair currency, and its rate. */
+  siteFee: bigint;
+  siteFeeBps: number;
+  /** The referrer's share of the fee, in bps of the trade, as read with the fee. */
+  referrerBps: number;
+  priceImpactPct: number;
+}
+
+/**
+ * Quotes a trade locally: the pool's own swap math on its cached state, plus the router's site fee, so the figures
+ * equal what the router would do in the current block, to the wei.
+ *
+ * Price impact is how much worse the pool fills than its price before the trade: the execution price of the pool
+ * leg (pair per token, the pool's LP fee and the site fee both excluded) against the pool's mid price, in per cent,
+ * so a trade small enough to move nothing shows about 0.
+ */
+export class QuoteService {
+  constructor(
+    private readonly pools: PoolStateService,
+    private readonly settings: SettingsService,
+  ) {}
+
+  async quote(request: QuoteRequest): Promise<Quote> {
+    const { token, side, exact, amount, slippageBps } = request;
+    const [pool, settings] = await Promise.all([this.pools.get(token.pool), this.settings.get()]);
+    const { siteFeeBps, referrerBps } = settings.fees;
+    const tokenCurrency: Currency = { address: token.address, decimals: token.decimals, symbol: token.symbol };
+    // Buying pays the pair into the pool: the pair is token0 exactly when the token is token1.
+    const zeroForOne = side === 'buy' ? !token.tokenIs0 : token.tokenIs0;
+    let pay: bigint;
+    let receive: bigint;
+    let siteFee: bigint;
+    let swap: ReturnType<typeof simulateSwap>;
+    if (side === 'buy' && exact === 'in') {
+      siteFee = siteFeeOn(amount, siteFeeBps);
+      const net = amount - siteFee;
+      if (net === 0n) throw tooSmall('nothing is left to buy with after the site fee');
+      swap = swapOn(pool, zeroForOne, net);
+      if (!swap.filled) throw tooThin(token);
+      pay = amount;
+      receive = swap.amountOut;
+    } else if (side === 'buy') {
+      swap = swapOn(pool, zeroForOne, -amount);
+      if (!swap.filled) throw tooThin(token);
+      pay = grossForNet(swap.amountIn, siteFeeBps);
+      siteFee = pay - swap.amountIn;
+      receive = amount;
+    } else if (exact === 'in') {
+      swap = swapOn(pool, zeroForOne, amount);
+      if (!swap.filled) throw tooThin(token);
+      siteFee = siteFeeOn(swap.amountOut, siteFeeBps);
+      if (swap.amountOut <= siteFee) throw tooSmall('the sale would not cover the site fee');
+      pay = amount;
+      receive = swap.amountOut - siteFee;
+    } else {
+      const gross = grossForNet(amount, siteFeeBps);
+      swap = swapOn(pool, zeroForOne, -gross);
+      if (!swap.filled) throw tooThin(token);
+      siteFee = gross - amount;
+      pay = swap.amountIn;
+      receive = amount;
+    }
+    if (receive === 0n) throw tooSmall('the pool would give nothing for this amount');
+    const exactIn = exact === 'in';
+    return {
+      ...request,
+      pay,
+      payCurrency: side === 'buy' ? token.pair : tokenCurrency,
+      receive,
+      receiveCurrency: side === 'buy' ? tokenCurrency : token.pair,
+      limit: exactIn ? minReceiveFor(receive, slippageBps) : maxPayFor(pay, slippageBps),
+      limitKind: exactIn ? 'minReceive' : 'maxPay',
+      siteFee,
+      siteFeeBps,
+      referrerBps,
+      priceImpactPct: priceImpact(pool, swap, zeroForOne),
+    };
+  }
+}
+
+function swapOn(pool: PoolState, zeroForOne: boolean, amountSpecified: bigint) {
+  try {
+    return simulateSwap(pool, zeroForOne, amountSpecified);
+  } catch (error) {
+    // The price already sits at the end of its range: nothing can be filled this way.
+    if (error instanceof RangeError) return { filled: false } as ReturnType<typeof simulateSwap>;
+    throw error;
+  }
+}
+
+function tooThin(token: TokenFacts): ApiError {
+  return new ApiError('POOL_TOO_THIN', `the ${token.symbol} pool cannot fill that size in one trade`);
+}
+
+function tooSmall(why: string): ApiError {
+  return new ApiError('AMOUNT_TOO_SMALL', `the amount is too small: ${why}`);
+}
+
+/**
+ * Execution price of the pool leg against the mid price before it, in per cent (both in token1 per token0, so
+ * decimals cancel). Fees excluded: the pool's fee comes off what went in.
+ */
+function priceImpact(pool: PoolState, swap: ReturnType<typeof simulateSwap>, zeroForOne: boolean): number {
+  const inNet = swap.amountIn - swap.feeAmount;
+  if (inNet <= 0n || swap.amountOut <= 0n) return 0;
+  const SCALE = 10n ** 36n;
+  // mid = sqrtP² / 2^192 (token1 per token0); execution = out/in (zeroForOne) or in/out.
+  const mid = (pool.sqrtPriceX96 * pool.sqrtPriceX96 * SCALE) >> 192n;
+  const execution = zeroForOne ? (swap.amountOut * SCALE) / inNet : (inNet * SCALE) / swap.amountOut;
+  if (mid === 0n) return 0;
+  // Selling token0 gets less token1 than mid; buying token0 pays more: both are a loss against mid.
+  const ratio = Number((execution * 1_000_000n) / mid) / 1_000_000;
+  const impact = zeroForOne ? (1 - ratio) * 100 : (ratio - 1) * 100;
+  return Math.max(0, Math.round(impact * 10_000) / 10_000);
+}

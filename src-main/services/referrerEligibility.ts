@@ -1,0 +1,45 @@
+import { type Address, getAbiItem } from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import { LaunchFactory } from '../chain/generated/contracts';
+import { chainRead } from './chainRead';
+
+/** Referrers who registered by signing a challenge; the referrals feature supplies the real one. */
+export interface ReferrerDirectory {
+  isRegistered(address: Address): Promise<boolean>;
+}
+
+/** Until registration exists, nobody is registered: only token creators are eligible. */
+export const NO_REGISTERED_REFERRERS: ReferrerDirectory = { isRegistered: async () => false };
+
+const LAUNCHED = getAbiItem({ abi: LaunchFactory.abi, name: 'Launched' });
+
+/**
+ * Who may be named as a referrer: a registered referrer, or the creator of any token the factory launched (found
+ * by the creator topic of its Launched events). A creator stays a creator, so positive answers are kept.
+ */
+export class ReferrerEligibility {
+  private readonly creators = new Set<Address>();
+
+  constructor(
+    private readonly chain: ChainContext,
+    private readonly directory: ReferrerDirectory = NO_REGISTERED_REFERRERS,
+  ) {}
+
+  async isEligible(referrer: Address): Promise<boolean> {
+    if (this.creators.has(referrer)) return true;
+    if (await this.directory.isRegistered(referrer)) return true;
+    const factory = this.chain.addresses.factory;
+    if (!factory) return false;
+    const logs = await chainRead('the launches of the referrer', () =>
+      this.chain.client.getLogs({
+        address: factory,
+        event: LAUNCHED,
+        args: { creator: referrer },
+        fromBlock: this.chain.deployBlock,
+        toBlock: 'latest',
+      }),
+    );
+    if (logs.length > 0) this.creators.add(referrer);
+    return logs.length > 0;
+  }
+}
