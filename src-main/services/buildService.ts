@@ -42,7 +42,7 @@ export interface TradeBuild {
   referrerCut: bigint;
   requires: Step[];
   tx: UnsignedTx;
-  simulation: { ran: boolean; ok: boolean };
+  simulation: { ran: boolean; ok: boolean; afterSteps?: { ran: boolean; ok: boolean; revert?: DecodedRevert } };
   cost: { gasPriceWei: bigint; maxWei: bigint };
   expiresAt: Date;
   explain: string;
@@ -55,6 +55,7 @@ export interface TradeBuildRequest extends QuoteRequest {
 
 /** Every error a trade can revert with, to decode the reason of a failed simulation. */
 const REVERT_ABI = [...TradeRouter.abi, ...IAllowanceTransfer.abi, ...LaunchToken.abi];
+const MAX_INT256 = 2n ** 255n - 1n;
 /** Gas assumed for the check of a wallet's BNB before the trade can be simulated (steps still needed). */
 const GAS_BEFORE_SIMULATION = 300_000n;
 
@@ -71,6 +72,11 @@ export class BuildService {
 
   async buildTrade(request: TradeBuildRequest): Promise<TradeBuild> {
     const { wallet, referrer } = request;
+    if (request.amount > MAX_INT256) {
+      throw new ApiError('CANNOT_BUILD', 'amount is too large to encode in a trade (above 2^255 wei)', {
+        field: 'amount',
+      });
+    }
     if (referrer !== null) {
       if (referrer.toLowerCase() === wallet.toLowerCase()) {
         throw new ApiError('SELF_REFERRAL', 'the wallet cannot be its own referrer', { field: 'referrer' });
@@ -137,12 +143,14 @@ export class BuildService {
       );
     }
 
-    let simulation = { ran: false, ok: false };
+    let simulation: TradeBuild['simulation'] = { ran: false, ok: false };
     let gas = GAS_BEFORE_SIMULATION;
     if (requires.length === 0) {
       gas = await this.simulate(wallet, tx, value);
       tx.gas = gas.toString();
       simulation = { ran: true, ok: true };
+    } else {
+      simulation.afterSteps = await this.simulateAfterSteps(wallet, requires, tx, value);
     }
     const stepsGas = requires.reduce((sum, step) => sum + BigInt(step.tx.gas ?? 0), 0n);
     const maxWei = gas * gasPriceWei;
@@ -239,6 +247,32 @@ export class BuildService {
     return steps;
   }
 
+  /**
+   * Beyond the spec: whether the trade would succeed once the steps are done, by sending the steps and calling the
+   * trade on a throw-away copy of the chain. Only the embedded devnet can make such a copy; elsewhere `ran` is false.
+   */
+  private async simulateAfterSteps(
+    wallet: Address,
+    steps: Step[],
+    tx: UnsignedTx,
+    value: bigint,
+  ): Promise<{ ran: boolean; ok: boolean; revert?: DecodedRevert }> {
+    const devnet = this.chain.devnet;
+    if (!devnet) return { ran: false, ok: false };
+    return devnet.onCopy(async (send) => {
+      for (const step of steps) await send({ from: wallet, to: step.tx.to, data: step.tx.data });
+      try {
+        await this.chain.client.call({ account: wallet, to: tx.to, data: tx.data, value });
+        return { ran: true, ok: true };
+      } catch (cause) {
+        const revert = revertOf(cause);
+        if (revert === undefined)
+          throw new ApiError('CHAIN_UNREACHABLE', 'the simulation could not reach the chain', { cause });
+        return { ran: true, ok: false, revert };
+      }
+    });
+  }
+
   /** Runs the trade from the wallet at the latest block; refuses with the decoded revert reason if it would fail. */
   private async simulate(wallet: Address, tx: UnsignedTx, value: bigint): Promise<bigint> {
     const { client } = this.chain;
@@ -269,8 +303,14 @@ function fmt(wei: bigint, currency: { decimals: number; symbol: string }): strin
   return `${formatDecimalAmount(wei, currency.decimals)} ${currency.symbol}`;
 }
 
+interface DecodedRevert {
+  name: string;
+  args: string[];
+  data: Hex;
+}
+
 /** The revert behind a failed call, decoded with the ABIs of everything a trade touches; undefined if it was no revert. */
-function revertOf(error: unknown): { name: string; args: string[]; data: Hex } | undefined {
+function revertOf(error: unknown): DecodedRevert | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const raw = error.walk(
     (e) =>

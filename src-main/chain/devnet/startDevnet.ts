@@ -30,6 +30,14 @@ export interface Devnet {
   mine(): Promise<Hex>;
   /** Called after every block made through this devnet. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
+  /**
+   * Runs `work` on a throw-away copy of the chain: a snapshot is taken, `work` may send transactions as any account
+   * (impersonated), and everything is reverted afterwards. Blocks made through the journal wait meanwhile, so nothing
+   * real interleaves with the copy.
+   */
+  onCopy<T>(
+    work: (send: (tx: { from: Address; to: Address; data: Hex; value?: bigint }) => Promise<void>) => Promise<T>,
+  ): Promise<T>;
 }
 
 export interface DevnetOptions {
@@ -183,5 +191,27 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onCopy: (work) =>
+      serialized(async () => {
+        const snapshot = await provider.request({ method: 'evm_snapshot', params: [] } as never);
+        const impersonated = new Set<Address>();
+        try {
+          return await work(async ({ from, to, data, value = 0n }) => {
+            if (!impersonated.has(from)) {
+              await provider.request({ method: 'hardhat_impersonateAccount', params: [from] } as never);
+              impersonated.add(from);
+            }
+            await provider.request({
+              method: 'eth_sendTransaction',
+              params: [{ from, to, data, value: `0x${value.toString(16)}` }],
+            } as never);
+          });
+        } finally {
+          await provider.request({ method: 'evm_revert', params: [snapshot] } as never);
+          for (const account of impersonated) {
+            await provider.request({ method: 'hardhat_stopImpersonatingAccount', params: [account] } as never);
+          }
+        }
+      }),
   };
 }

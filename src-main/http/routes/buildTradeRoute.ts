@@ -30,9 +30,23 @@ const TradeBuildSchema = TradeQuoteSchema.extend({
   referrerNote: z.string().optional(),
   requires: z.array(StepSchema),
   tx: UnsignedTxSchema,
-  simulation: z.object({ ran: z.boolean(), ok: z.boolean() }).openapi({
-    description: 'ran is false while a step in requires is still needed; ok: would succeed if sent now',
-  }),
+  simulation: z
+    .object({
+      ran: z.boolean(),
+      ok: z.boolean(),
+      afterSteps: z
+        .object({
+          ran: z.boolean(),
+          ok: z.boolean(),
+          revert: z.object({ name: z.string(), args: z.array(z.string()), data: z.string() }).optional(),
+        })
+        .optional()
+        .openapi({
+          description:
+            'Extra: with steps in requires, whether the trade would succeed once they are done (simulated on a copy of the chain; ran is false where no copy can be made)',
+        }),
+    })
+    .openapi({ description: 'ran is false while a step in requires is still needed; ok: would succeed if sent now' }),
   cost: z.object({ gasPriceWei: z.string(), maxWei: z.string(), max: z.string() }),
   expiresAt: z.string().openapi({ description: 'the on-chain deadline, ISO 8601' }),
   explain: z.string(),
