@@ -245,10 +245,13 @@ describe('POST /build/buy and /build/sell', () => {
     const second = await post('/build/sell', { wallet, token: f.bnbToken.token, amount, referrer: null });
     expect(second.body.requires).toEqual([]);
     expect(second.body.simulation).toEqual({ ran: true, ok: true });
+    const recipient = f.contracts.siteFeeRecipient as Address;
     const before = await f.client.getBalance({ address: wallet });
+    const recipientBefore = await f.client.getBalance({ address: recipient });
     const receipt = await signAndSend(7, second.body.tx);
     const gasPaid = receipt.gasUsed * receipt.effectiveGasPrice;
     expect((await f.client.getBalance({ address: wallet })) - before + gasPaid).toBe(BigInt(second.body.receive.wei));
+    expect((await f.client.getBalance({ address: recipient })) - recipientBefore).toBe(BigInt(second.body.siteFee.wei));
     expect(held - (await tokenBalance(f.bnbToken.token, wallet))).toBe(BigInt(second.body.pay.wei));
   });
 
