@@ -9,6 +9,7 @@ import {ILaunchFactory} from "./interfaces/ILaunchFactory.sol";
 import {LaunchToken} from "./LaunchToken.sol";
 import {LiquidityMath} from "./lib/LiquidityMath.sol";
 import {TickMath} from "./lib/TickMath.sol";
+import {Payments} from "./lib/Payments.sol";
 import {ServiceConfig} from "./ServiceConfig.sol";
 
 interface IWBNBDeposit {
@@ -23,7 +24,7 @@ interface IERC20Balance {
 /// @title Launch factory
 /// @notice See ILaunchFactory. The positions belong to this contract, which has no function that removes liquidity:
 /// the only way anything leaves a position is `collect`, and it collects fees only.
-contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3SwapCallback {
+contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3SwapCallback, Payments {
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_SUPPLY = 1e30;
     uint256 internal constant MAX_RANGES = 4;
@@ -51,15 +52,6 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
     /// @dev The pool being worked on, and who pays a swap's pair currency: the only callbacks honoured.
     address private transient activePool;
     address private transient pairPayer;
-    bool private transient locked;
-
-    modifier nonReentrant() {
-        if (locked) revert Reentered();
-        locked = true;
-        _;
-        locked = false;
-    }
-
     constructor(ServiceConfig config_, IPancakeV3Factory pancakeFactory_, address wbnb_) {
         config = config_;
         pancakeFactory = pancakeFactory_;
@@ -337,20 +329,5 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
 
     function _salt(address creator, bytes32 salt) internal pure returns (bytes32) {
         return keccak256(abi.encode(creator, salt));
-    }
-
-    function _sendBnb(address to, uint256 amount) internal {
-        (bool ok,) = to.call{value: amount}("");
-        if (!ok) revert BnbTransferFailed(to);
-    }
-
-    function _safeTransfer(address token, address to, uint256 amount) internal {
-        (bool ok, bytes memory result) = token.call(abi.encodeWithSelector(0xa9059cbb, to, amount));
-        if (!ok || (result.length != 0 && !abi.decode(result, (bool)))) revert TokenTransferFailed(token, to);
-    }
-
-    function _safeTransferFrom(address token, address from, address to, uint256 amount) internal {
-        (bool ok, bytes memory result) = token.call(abi.encodeWithSelector(0x23b872dd, from, to, amount));
-        if (!ok || (result.length != 0 && !abi.decode(result, (bool)))) revert TokenTransferFailed(token, to);
     }
 }

@@ -2,11 +2,12 @@
 pragma solidity 0.8.30;
 
 import {IReferralVault} from "./interfaces/IReferralVault.sol";
+import {Payments} from "./lib/Payments.sol";
 import {ServiceConfig} from "./ServiceConfig.sol";
 
 /// @title Referral vault
 /// @notice See IReferralVault. The owner is the service config's owner, so one key governs the whole service.
-contract ReferralVault is IReferralVault {
+contract ReferralVault is IReferralVault, Payments {
     uint256 internal constant MAX_WEEKS_PER_CLAIM = 104;
 
     ServiceConfig public immutable config;
@@ -48,8 +49,7 @@ contract ReferralVault is IReferralVault {
             paid += c.amount;
             emit Claimed(referrer, c.week, c.amount);
         }
-        (bool ok,) = referrer.call{value: paid}("");
-        if (!ok) revert BnbTransferFailed(referrer);
+        _sendBnb(referrer, paid);
     }
 
     /// @dev Walks the proof up from the leaf, hashing each pair in sorted order.

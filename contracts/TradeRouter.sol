@@ -5,6 +5,7 @@ import {IPancakeV3Pool} from "@pancakeswap/v3-core/contracts/interfaces/IPancake
 import {IPancakeV3SwapCallback} from "@pancakeswap/v3-core/contracts/interfaces/callback/IPancakeV3SwapCallback.sol";
 import {IAllowanceTransfer} from "@uniswap/v4-periphery/lib/permit2/src/interfaces/IAllowanceTransfer.sol";
 import {ITradeRouter} from "./interfaces/ITradeRouter.sol";
+import {Payments} from "./lib/Payments.sol";
 import {ServiceConfig} from "./ServiceConfig.sol";
 
 interface IWBNB {
@@ -17,7 +18,7 @@ interface IWBNB {
 /// @dev Fee rounding is always in the service's favour and never costs the trader more than one wei against the exact
 /// rate: exact in, fee = ceil(gross * bps / 10000); exact out, gross = ceil(net * 10000 / (10000 - bps)). The
 /// referrer's cut, floor(gross * referrerBps / 10000), is paid out of the fee.
-contract TradeRouter is ITradeRouter, IPancakeV3SwapCallback {
+contract TradeRouter is ITradeRouter, IPancakeV3SwapCallback, Payments {
     uint256 internal constant BPS = 10_000;
     /// @dev TickMath's bounds plus and minus one: a swap may run to the end of the pool's liquidity in either way.
     uint160 internal constant MIN_SQRT_PRICE_LIMIT = 4295128740;
@@ -42,15 +43,6 @@ contract TradeRouter is ITradeRouter, IPancakeV3SwapCallback {
 
     /// @dev The pool of the trade under way: the only address whose swap callback is honoured.
     address private transient activePool;
-    bool private transient locked;
-
-    modifier nonReentrant() {
-        if (locked) revert Reentered();
-        locked = true;
-        _;
-        locked = false;
-    }
-
     constructor(ServiceConfig config_, address poolDeployer_, address wbnb_, IAllowanceTransfer permit2_) {
         config = config_;
         poolDeployer = poolDeployer_;
@@ -221,18 +213,6 @@ contract TradeRouter is ITradeRouter, IPancakeV3SwapCallback {
     function _pull(address from, address to, uint256 amount, address token) internal {
         if (amount > type(uint160).max) revert PoolTooThin();
         permit2.transferFrom(from, to, uint160(amount), token);
-    }
-
-    function _sendBnb(address to, uint256 amount) internal {
-        if (amount == 0) return;
-        (bool ok,) = to.call{value: amount}("");
-        if (!ok) revert BnbTransferFailed(to);
-    }
-
-    /// @dev ERC-20 transfer that accepts tokens returning nothing, and refuses ones returning false.
-    function _safeTransfer(address token, address to, uint256 amount) internal {
-        (bool ok, bytes memory result) = token.call(abi.encodeWithSelector(0xa9059cbb, to, amount));
-        if (!ok || (result.length != 0 && !abi.decode(result, (bool)))) revert TokenTransferFailed(token, to);
     }
 
     function _pool(address a, address b, uint24 fee) internal view returns (address) {

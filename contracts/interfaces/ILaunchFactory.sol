@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {IPayments} from "./IPayments.sol";
+
 /// @title Launch factory
 /// @notice Launches a token in one transaction: creates it at an address known in advance, opens its PancakeSwap V3
 /// pool at the asked tick (even when someone created or priced the pool first), lays the whole supply across 1 to 4
 /// single-sided ranges that nobody can ever withdraw, optionally makes a first buy split among recipients, and takes
 /// the launch fee. Later, anyone may collect the positions' trading fees, which pay the creator's royalty, with
 /// `burnBps` of it bought back and burned.
-interface ILaunchFactory {
+interface ILaunchFactory is IPayments {
     /// @notice A slice of the supply over [tickLower, tickUpper], `bps` of the supply (all ranges add to 10,000).
     struct Range {
         int24 tickLower;
@@ -81,12 +83,6 @@ interface ILaunchFactory {
     error NotPool();
     /// @dev The token was not launched by this factory.
     error UnknownToken(address token);
-    /// @dev The factory was entered again while working.
-    error Reentered();
-    /// @dev Sending BNB failed.
-    error BnbTransferFailed(address to);
-    /// @dev A BEP-20 transfer failed or returned false.
-    error TokenTransferFailed(address token, address to);
 
     /// @notice One per launch, with everything the indexer needs.
     event Launched(

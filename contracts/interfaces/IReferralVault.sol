@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {IPayments} from "./IPayments.sol";
+
 /// @title Referral vault
 /// @notice Pays the lifetime referral share. Each week the service's owner posts a Merkle root of what every referrer
 /// earned that week, funded with the week's total in BNB; a referrer claims one or many weeks in one transaction with
 /// proofs, and each week is paid once. Leaves are `(uint256 week, address referrer, uint256 amount)`, hashed twice as
 /// OpenZeppelin's StandardMerkleTree does (keccak256 of keccak256 of the ABI encoding), with sorted pairs.
-interface IReferralVault {
+interface IReferralVault is IPayments {
     /// @notice One week's claim: the amount in the posted tree and its proof.
     struct Claim {
         uint256 week;
@@ -30,8 +32,6 @@ interface IReferralVault {
     error WeekOverdrawn(uint256 week);
     /// @dev No claims, or more than 104 weeks at once.
     error InvalidClaimCount(uint256 count);
-    /// @dev Sending BNB failed.
-    error BnbTransferFailed(address to);
 
     event RootPosted(uint256 indexed week, bytes32 root, uint256 total);
     event Claimed(address indexed referrer, uint256 indexed week, uint256 amount);

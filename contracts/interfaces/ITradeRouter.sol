@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.30;
 
+import {IPayments} from "./IPayments.sol";
+
 /// @title Trade router
 /// @notice Buys and sells launched tokens against their PancakeSwap V3 pool, exact in or exact out, in BNB (paid and
 /// received natively, wrapped inside) or any BEP-20 pair. The payer's tokens are pulled through Permit2. The site fee
 /// is taken on the trade's pair-currency amount and the named referrer's instant cut is paid out of it, so the trader
 /// pays the same with or without a referrer. A wallet's first trade with a referrer binds it to that referrer for ever.
-interface ITradeRouter {
+interface ITradeRouter is IPayments {
     /// @notice One trade. Which side `amount` and `limit` stand for depends on the function called.
     /// @param token the launched token
     /// @param pair the pair currency of its pool (WBNB for a BNB pool, traded as native BNB)
@@ -41,12 +43,6 @@ interface ITradeRouter {
     error WrongValue(uint256 sent, uint256 due);
     /// @dev A swap callback came from an address that is not the pool being traded.
     error NotPool();
-    /// @dev The router was entered again while a trade was running.
-    error Reentered();
-    /// @dev A BEP-20 transfer out of the router failed or returned false.
-    error TokenTransferFailed(address token, address to);
-    /// @dev Sending BNB to the recipient failed.
-    error BnbTransferFailed(address to);
 
     /// @notice One per trade, with every amount: `pairAmount` is the gross pair-currency amount (fee included) the
     /// trader paid (buy) or the pool gave (sell); `siteFee` is the whole fee, `referrerCut` the part of it paid to
