@@ -1,0 +1,125 @@
+import { ApiError } from '../errors';
+import { MAX_TICK } from '../math/tickMath';
+
+/** The price span shapes are drawn over: 46,000 ticks, about 100x in price. */
+export const SHAPE_SPAN_TICKS = 46_000;
+export const MAX_RANGES = 4;
+
+/** One range of a shape: from/to in per cent of the span above the opening price, and its share of the supply. */
+export interface ShapeRange {
+  fromPct: number;
+  toPct: number;
+  bps: number;
+}
+
+/**
+ * The presets, in the token's price (up from the opening price):
+ * - flat: the whole supply evenly in tick space from the opening price to the top;
+ * - stepped: four equal quarters of the supply over widening spans (0-10%, 10-30%, 30-60%, 60% and up), so the
+ *   price climbs slowly at first and faster as it rises;
+ * - steep: little supply near the opening price (10% over the first 20%, then 20%, 30%, 40%), so early buys move
+ *   the price a lot.
+ * The last range of every shape runs to the top usable tick, so no shape caps the price.
+ */
+export const SHAPE_PRESETS: Record<'flat' | 'stepped' | 'steep', readonly ShapeRange[]> = {
+  flat: [{ fromPct: 0, toPct: 100, bps: 10_000 }],
+  stepped: [
+    { fromPct: 0, toPct: 10, bps: 2_500 },
+    { fromPct: 10, toPct: 30, bps: 2_500 },
+    { fromPct: 30, toPct: 60, bps: 2_500 },
+    { fromPct: 60, toPct: 100, bps: 2_500 },
+  ],
+  steep: [
+    { fromPct: 0, toPct: 20, bps: 1_000 },
+    { fromPct: 20, toPct: 50, bps: 2_000 },
+    { fromPct: 50, toPct: 80, bps: 3_000 },
+    { fromPct: 80, toPct: 100, bps: 4_000 },
+  ],
+};
+
+export interface TickRange {
+  tickLower: number;
+  tickUpper: number;
+  bps: number;
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError('INVALID_SHAPE', message, { field: 'shape' });
+}
+
+/**
+ * Reads the launch body's `shape`: a preset name (default flat) or 1 to 4 ranges whose bps add to 10,000, in
+ * ascending, non-overlapping order within 0-100%.
+ */
+export function readShape(shape: unknown): readonly ShapeRange[] {
+  if (shape === undefined) return SHAPE_PRESETS.flat;
+  if (typeof shape === 'string') {
+    const preset = SHAPE_PRESETS[shape as keyof typeof SHAPE_PRESETS];
+    if (!preset) throw invalid(`shape "${shape}" is not a preset: use flat, stepped or steep, or a list of ranges`);
+    return preset;
+  }
+  if (!Array.isArray(shape) || shape.length < 1 || shape.length > MAX_RANGES) {
+    throw invalid(`shape must be flat, stepped, steep, or a list of 1 to ${MAX_RANGES} ranges`);
+  }
+  let total = 0;
+  let previousTo = 0;
+  const ranges = shape.map((raw, i) => {
+    const range = raw as Partial<Record<keyof ShapeRange, unknown>>;
+    const { fromPct, toPct, bps } = range ?? {};
+    if (
+      typeof fromPct !== 'number' ||
+      typeof toPct !== 'number' ||
+      !Number.isFinite(fromPct) ||
+      !Number.isFinite(toPct)
+    ) {
+      throw invalid(`shape[${i}] needs numbers fromPct and toPct`);
+    }
+    if (typeof bps !== 'number' || !Number.isInteger(bps) || bps < 1 || bps > 10_000) {
+      throw invalid(`shape[${i}].bps must be a whole number from 1 to 10000`);
+    }
+    if (fromPct < 0 || toPct > 100 || fromPct >= toPct)
+      throw invalid(`shape[${i}] must run from fromPct to a larger toPct within 0-100`);
+    if (fromPct < previousTo) throw invalid(`shape[${i}] overlaps the range before it; list ranges in ascending order`);
+    previousTo = toPct;
+    total += bps;
+    return { fromPct, toPct, bps };
+  });
+  if (total !== 10_000) throw invalid(`the shape's bps add to ${total}, not 10000`);
+  return ranges;
+}
+
+/**
+ * Turns a shape into pool ticks for an opening tick: each range's percentages of the span above the opening price,
+ * aligned to the spacing (the last range running to the top usable tick), mirrored when the token is token1 (its
+ * price rises as the pool tick falls). SHAPE_BELOW_LADDER when the opening price sits so high that the shape no
+ * longer fits below the top of the price range.
+ */
+export function shapeTicks(
+  shape: readonly ShapeRange[],
+  opening: number,
+  tokenIs0: boolean,
+  spacing: number,
+): TickRange[] {
+  const top = Math.floor(MAX_TICK / spacing) * spacing;
+  // Distances in the token's own price direction, from the opening tick.
+  const room = tokenIs0 ? top - opening : opening + top;
+  const at = (pct: number) => Math.round(((pct / 100) * SHAPE_SPAN_TICKS) / spacing) * spacing;
+  const ranges = shape.map((range, i) => {
+    const last = i === shape.length - 1;
+    const from = at(range.fromPct);
+    const to = last ? room : at(range.toPct);
+    if (to > room || from >= to) {
+      throw new ApiError(
+        'SHAPE_BELOW_LADDER',
+        'the shape no longer fits above the opening price; build again, or leave shape out',
+        {
+          field: 'shape',
+        },
+      );
+    }
+    return tokenIs0
+      ? { tickLower: opening + from, tickUpper: opening + to, bps: range.bps }
+      : { tickLower: opening - to, tickUpper: opening - from, bps: range.bps };
+  });
+  return ranges;
+}
