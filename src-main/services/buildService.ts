@@ -1,15 +1,6 @@
-import {
-  type Address,
-  BaseError,
-  decodeErrorResult,
-  encodeFunctionData,
-  type Hex,
-  maxUint160,
-  maxUint256,
-  RawContractError,
-} from 'viem';
+import { type Address, encodeFunctionData, type Hex, maxUint160, maxUint256 } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
-import { DevStablecoin, IAllowanceTransfer, LaunchToken, TradeRouter } from '../chain/generated/contracts';
+import { DevStablecoin, IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
 import { referrerCutOf } from '../core/trade/siteFee';
@@ -17,9 +8,7 @@ import { formatDecimalAmount } from '../core/units/decimalAmount';
 import { chainRead } from './chainRead';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
 import type { ReferrerEligibility } from './referrerEligibility';
-
-/** Added to the simulated gas: state can move between the build and the send (a tick crossed, a first write). */
-export const GAS_MARGIN_PCT = 20n;
+import { type DecodedRevert, revertOf, simulateFrom, withMargin } from './simulation';
 
 export interface UnsignedTx {
   chainId: number;
@@ -53,8 +42,6 @@ export interface TradeBuildRequest extends QuoteRequest {
   referrer: Address | null;
 }
 
-/** Every error a trade can revert with, to decode the reason of a failed simulation. */
-const REVERT_ABI = [...TradeRouter.abi, ...IAllowanceTransfer.abi, ...LaunchToken.abi];
 const MAX_INT256 = 2n ** 255n - 1n;
 /** Gas assumed for the check of a wallet's BNB before the trade can be simulated (steps still needed). */
 const GAS_BEFORE_SIMULATION = 300_000n;
@@ -146,7 +133,7 @@ export class BuildService {
     let simulation: TradeBuild['simulation'] = { ran: false, ok: false };
     let gas = GAS_BEFORE_SIMULATION;
     if (requires.length === 0) {
-      gas = await this.simulate(wallet, tx, value);
+      gas = await simulateFrom(this.chain, wallet, tx, value, 'the trade');
       tx.gas = gas.toString();
       simulation = { ran: true, ok: true };
     } else {
@@ -272,27 +259,6 @@ export class BuildService {
       }
     });
   }
-
-  /** Runs the trade from the wallet at the latest block; refuses with the decoded revert reason if it would fail. */
-  private async simulate(wallet: Address, tx: UnsignedTx, value: bigint): Promise<bigint> {
-    const { client } = this.chain;
-    try {
-      await client.call({ account: wallet, to: tx.to, data: tx.data, value });
-      return withMargin(await client.estimateGas({ account: wallet, to: tx.to, data: tx.data, value }));
-    } catch (cause) {
-      const revert = revertOf(cause);
-      if (revert === undefined)
-        throw new ApiError('CHAIN_UNREACHABLE', 'the simulation could not reach the chain', { cause });
-      throw new ApiError('SIMULATION_FAILED', `the trade would revert: ${revert.name}`, {
-        detail: { revert },
-        cause,
-      });
-    }
-  }
-}
-
-function withMargin(gas: bigint): bigint {
-  return (gas * (100n + GAS_MARGIN_PCT)) / 100n;
 }
 
 function short(message: string): ApiError {
@@ -301,33 +267,6 @@ function short(message: string): ApiError {
 
 function fmt(wei: bigint, currency: { decimals: number; symbol: string }): string {
   return `${formatDecimalAmount(wei, currency.decimals)} ${currency.symbol}`;
-}
-
-interface DecodedRevert {
-  name: string;
-  args: string[];
-  data: Hex;
-}
-
-/** The revert behind a failed call, decoded with the ABIs of everything a trade touches; undefined if it was no revert. */
-function revertOf(error: unknown): DecodedRevert | undefined {
-  if (!(error instanceof BaseError)) return undefined;
-  const raw = error.walk(
-    (e) =>
-      e instanceof RawContractError ||
-      (typeof (e as { data?: unknown }).data === 'string' && (e as { code?: number }).code === 3),
-  );
-  const data = (raw as { data?: Hex | { data?: Hex } } | null)?.data;
-  const hex = typeof data === 'object' ? data?.data : data;
-  if (typeof hex !== 'string') {
-    return /revert/i.test(error.message) ? { name: 'reverted without a reason', args: [], data: '0x' } : undefined;
-  }
-  try {
-    const decoded = decodeErrorResult({ abi: REVERT_ABI, data: hex });
-    return { name: decoded.errorName, args: (decoded.args ?? []).map(String), data: hex };
-  } catch {
-    return { name: hex === '0x' ? 'reverted without a reason' : 'unknown error', args: [], data: hex };
-  }
 }
 
 function explainTrade(quote: Quote, referrer: Address | null, cut: bigint, expiresAt: Date): string {

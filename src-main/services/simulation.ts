@@ -1,0 +1,66 @@
+import { BaseError, decodeErrorResult, type Hex, RawContractError } from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import { IAllowanceTransfer, LaunchFactory, LaunchToken, TradeRouter } from '../chain/generated/contracts';
+import { ApiError } from '../core/errors';
+import type { UnsignedTx } from './buildService';
+
+/** Added to the simulated gas: state can move between the build and the send (a tick crossed, a first write). */
+export const GAS_MARGIN_PCT = 20n;
+
+/** Every error a trade or a launch can revert with, to decode the reason of a failed simulation. */
+const REVERT_ABI = [...TradeRouter.abi, ...LaunchFactory.abi, ...IAllowanceTransfer.abi, ...LaunchToken.abi];
+
+export function withMargin(gas: bigint): bigint {
+  return (gas * (100n + GAS_MARGIN_PCT)) / 100n;
+}
+
+/**
+ * Runs a built transaction from the wallet at the latest block (eth_call, then eth_estimateGas) and returns its gas
+ * limit with the margin. A revert is refused as SIMULATION_FAILED with the decoded reason in `detail.revert`; a
+ * chain that does not answer is CHAIN_UNREACHABLE.
+ */
+export async function simulateFrom(
+  chain: ChainContext,
+  wallet: `0x${string}`,
+  tx: UnsignedTx,
+  value: bigint,
+  what: string,
+): Promise<bigint> {
+  const { client } = chain;
+  try {
+    await client.call({ account: wallet, to: tx.to, data: tx.data, value });
+    return withMargin(await client.estimateGas({ account: wallet, to: tx.to, data: tx.data, value }));
+  } catch (cause) {
+    const revert = revertOf(cause);
+    if (revert === undefined)
+      throw new ApiError('CHAIN_UNREACHABLE', 'the simulation could not reach the chain', { cause });
+    throw new ApiError('SIMULATION_FAILED', `${what} would revert: ${revert.name}`, { detail: { revert }, cause });
+  }
+}
+
+export interface DecodedRevert {
+  name: string;
+  args: string[];
+  data: Hex;
+}
+
+/** The revert behind a failed call, decoded with the ABIs of everything a trade touches; undefined if it was no revert. */
+export function revertOf(error: unknown): DecodedRevert | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const raw = error.walk(
+    (e) =>
+      e instanceof RawContractError ||
+      (typeof (e as { data?: unknown }).data === 'string' && (e as { code?: number }).code === 3),
+  );
+  const data = (raw as { data?: Hex | { data?: Hex } } | null)?.data;
+  const hex = typeof data === 'object' ? data?.data : data;
+  if (typeof hex !== 'string') {
+    return /revert/i.test(error.message) ? { name: 'reverted without a reason', args: [], data: '0x' } : undefined;
+  }
+  try {
+    const decoded = decodeErrorResult({ abi: REVERT_ABI, data: hex });
+    return { name: decoded.errorName, args: (decoded.args ?? []).map(String), data: hex };
+  } catch {
+    return { name: hex === '0x' ? 'reverted without a reason' : 'unknown error', args: [], data: hex };
+  }
+}
