@@ -6,6 +6,8 @@ import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { createApp, type RateLimits } from './http/createApp';
 import { BuildService } from './services/buildService';
+import { LaunchService } from './services/launchService';
+import { MediaStore } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
 import { QuoteService } from './services/quoteService';
 import { ReferrerEligibility } from './services/referrerEligibility';
@@ -60,10 +62,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const tokens = new TokenRegistry(chain);
     const quotes = new QuoteService(new PoolStateService(chain), settings);
     const builds = new BuildService(chain, quotes, new ReferrerEligibility(chain));
+    const media = new MediaStore({ dataDir: options.dataDir, allowLoopbackLinks: options.network === 'devnet' });
+    const launches = new LaunchService(chain, settings, media);
     const app = createApp({
       chain,
       settings,
       builds,
+      launches,
       ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
       tokens,
       quotes,
@@ -72,6 +77,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     const server = await listen(app.fetch, options.port);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    media.setOrigin(origin);
     const url = `${origin}/api/v1`;
     const answer = await fetch(`${url}/errors`);
     if (!answer.ok) throw new Error(`the API did not answer on ${url} (status ${answer.status})`);

@@ -4,6 +4,8 @@ import { afterAll, expect, it } from 'vitest';
 import { type ChainContext, connectChain } from '../src-main/chain/connectChain';
 import { createApp } from '../src-main/http/createApp';
 import { BuildService } from '../src-main/services/buildService';
+import { LaunchService } from '../src-main/services/launchService';
+import { MediaStore } from '../src-main/services/mediaStore';
 import { PoolStateService } from '../src-main/services/poolStateService';
 import { QuoteService } from '../src-main/services/quoteService';
 import { ReferrerEligibility } from '../src-main/services/referrerEligibility';
@@ -28,6 +30,7 @@ it('answers FEES_UNREADABLE (503, retry) when the fee rates cannot be read from 
     settings: new SettingsService(chain),
     tokens: new TokenRegistry(chain),
     quotes: new QuoteService(new PoolStateService(chain), new SettingsService(chain)),
+    launches: new LaunchService(chain, new SettingsService(chain), new MediaStore({ dataDir: '/nonexistent' })),
     builds: new BuildService(
       chain,
       new QuoteService(new PoolStateService(chain), new SettingsService(chain)),

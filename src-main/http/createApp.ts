@@ -5,6 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
 import type { BuildService } from '../services/buildService';
+import type { LaunchService } from '../services/launchService';
 import type { QuoteService } from '../services/quoteService';
 import type { SettingsService } from '../services/settingsService';
 import type { TokenRegistry } from '../services/tokenRegistry';
@@ -13,6 +14,7 @@ import { errorHandler, notFound } from './errorHandler';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
 import { rateLimit } from './middleware/rateLimit';
+import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
 import { quoteRoute } from './routes/quoteRoute';
@@ -37,6 +39,7 @@ export interface AppDeps {
   tokens: TokenRegistry;
   quotes: QuoteService;
   builds: BuildService;
+  launches: LaunchService;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -58,6 +61,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   tokensRoute(api, deps.tokens);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);
+  buildLaunchRoute(api, deps.launches);
   let document: unknown;
   api.get('/openapi.json', (c) => {
     document ??= openApiDocument(api);

@@ -19,7 +19,7 @@ export interface UnsignedTx {
 }
 
 export interface Step {
-  step: 'approve-permit2' | 'approve-router';
+  step: 'approve-permit2' | 'approve-router' | 'approve-factory';
   explain: string;
   tx: UnsignedTx;
 }

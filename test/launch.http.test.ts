@@ -1,0 +1,194 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  type PublicClient,
+  parseEther,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { DevStablecoin } from '../src-main/chain/generated/contracts';
+import { PancakeV3Pool } from '../src-main/chain/generated/vendor';
+import { devnetChain } from '../src-main/chain/networks';
+import { startTestService, type TestService } from './support/startTestService';
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+let service: TestService;
+let client: PublicClient;
+let images: Server;
+let imageUrl: string;
+
+beforeAll(async () => {
+  service = await startTestService();
+  client = createPublicClient({ chain: devnetChain, transport: http(`${service.origin}/rpc`) }) as PublicClient;
+  images = createServer((req, res) => {
+    if (req.url === '/logo.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(PNG);
+    } else if (req.url === '/text') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('not an image');
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  images?.close();
+  await service?.dispose();
+});
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${service.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+async function signAndSend(index: number, tx: { to: Address; data: Hex; value: string; gas?: string }) {
+  const account = privateKeyToAccount(testAccounts()[index]?.privateKey ?? '0x');
+  const wallet = createWalletClient({ account, chain: devnetChain, transport: http(`${service.origin}/rpc`) });
+  const hash = await wallet.sendTransaction({
+    to: tx.to,
+    data: tx.data,
+    value: BigInt(tx.value),
+    ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
+  });
+  const receipt = await client.getTransactionReceipt({ hash });
+  expect(receipt.status).toBe('success');
+  return receipt;
+}
+
+const creator = () => testAccounts()[2]?.address as Address;
+
+describe('POST /build/launch', () => {
+  it('builds a BNB launch with a logo and a first buy that lands as described', async () => {
+    const { status, body } = await post('/build/launch', {
+      wallet: creator(),
+      name: 'Moon Cat',
+      symbol: 'MCAT',
+      marketCapPair: '25',
+      image: `${imageUrl}/logo.png`,
+      description: 'a cat on the moon',
+      shape: 'stepped',
+      firstBuy: '1.5',
+      firstBuyTo: [
+        { wallet: testAccounts()[8]?.address, pct: 60 },
+        { wallet: '0x000000000000000000000000000000000000dEaD', pct: 40 },
+      ],
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.simulation).toEqual({ ran: true, ok: true });
+    expect(body.requires).toEqual([]);
+    expect(body.opening.marketCapPair).toBeGreaterThanOrEqual(25);
+    expect(body.opening.driftFromAskedPct).toBeGreaterThanOrEqual(0);
+    expect(body.opening.driftFromAskedPct).toBeLessThan(2.1);
+    expect(body.opening.marketCapUsd).toBeGreaterThan(25 * 590);
+    expect(body.pair).toMatchObject({ symbol: 'BNB', priced: true });
+    expect(body.royalty).toMatchObject({ kind: 'keep', burnPct: 0, to: creator() });
+    expect(body.metadata.uri).toMatch(/^ipfs:\/\/bafkrei/);
+    expect(body.firstBuyTo).toEqual([
+      { wallet: testAccounts()[8]?.address, pct: 60 },
+      { wallet: '0x000000000000000000000000000000000000dEaD', pct: 40 },
+    ]);
+    expect(body.tx.value).toBe(parseEther('1.5').toString());
+    const receipt = await signAndSend(2, body.tx);
+    expect(BigInt(receipt.gasUsed) <= BigInt(body.tx.gas)).toBe(true);
+    const token = body.token as Address;
+    expect(await client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'totalSupply' })).toBe(
+      parseEther('1000000000'),
+    );
+    const launched = await fetch(`${service.url}/tokens/${token}`);
+    const facts = (await launched.json()) as { pool: Address; creator: Address };
+    expect(facts.creator).toBe(creator());
+    const [, tick] = await client.readContract({ address: facts.pool, abi: PancakeV3Pool.abi, functionName: 'slot0' });
+    // The first buy moved the price up from the opening tick (in the token's direction).
+    expect(tick).not.toBe(body.opening.tick);
+    const got = await client.readContract({
+      address: token,
+      abi: DevStablecoin.abi,
+      functionName: 'balanceOf',
+      args: [testAccounts()[8]?.address as Address],
+    });
+    expect(got >= (BigInt(body.firstBuy.minTokens.wei) * 60n) / 100n).toBe(true);
+    // The launched token trades through the trade builds.
+    const buy = await post('/build/buy', { wallet: testAccounts()[9]?.address, token, amount: '0.2' });
+    expect(buy.status).toBe(200);
+    await signAndSend(9, buy.body.tx);
+  });
+
+  it('opens from a dollar cap at the live BNB price', async () => {
+    const { status, body } = await post('/build/launch', {
+      wallet: creator(),
+      name: 'Dollar',
+      symbol: 'USD1',
+      marketCapUsd: '60000',
+      image: `${imageUrl}/logo.png`,
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.opening.marketCapUsd).toBeGreaterThanOrEqual(59_000);
+    expect(body.opening.marketCapUsd).toBeLessThan(62_000);
+    expect(body.opening.marketCapPair).toBeGreaterThan(98);
+  });
+
+  it('answers every launch error with its code and field', async () => {
+    const base = { wallet: creator(), name: 'Err', symbol: 'ERR', marketCapPair: '10', image: `${imageUrl}/logo.png` };
+    const cases: [Record<string, unknown>, string, string?][] = [
+      [{ ...base, wallet: 'nope' }, 'INVALID_ADDRESS', 'wallet'],
+      [{ ...base, name: 'x'.repeat(65) }, 'INVALID_LAUNCH', 'name'],
+      [{ ...base, name: '😀'.repeat(17) }, 'INVALID_LAUNCH', 'name'],
+      [{ ...base, symbol: 'S'.repeat(33) }, 'INVALID_LAUNCH', 'symbol'],
+      [{ ...base, marketCapPair: undefined }, 'MISSING_MARKET_CAP'],
+      [{ ...base, supply: '0' }, 'INVALID_SUPPLY', 'supply'],
+      [{ ...base, supply: '1000000000001' }, 'INVALID_SUPPLY', 'supply'],
+      [{ ...base, pair: 'DOGE' }, 'UNSUPPORTED_PAIR', 'pair'],
+      [{ ...base, pair: '0x00000000000000000000000000000000c0ffee01' }, 'UNSUPPORTED_PAIR', 'pair'],
+      [
+        {
+          ...base,
+          firstBuy: '1',
+          firstBuyTo: [
+            { wallet: creator(), pct: 50 },
+            { wallet: creator(), pct: 50 },
+          ],
+        },
+        'INVALID_LAUNCH',
+      ],
+      [{ ...base, firstBuy: '1', firstBuyTo: [{ wallet: creator(), pct: 90 }] }, 'INVALID_LAUNCH', 'firstBuyTo'],
+      [{ ...base, firstBuy: '1', slippagePct: 0.1 }, 'INVALID_SLIPPAGE', 'slippagePct'],
+      [{ ...base, image: undefined }, 'MISSING_IMAGE', 'image'],
+      [{ ...base, image: 'ftp://example.com/logo.png' }, 'INVALID_IMAGE'],
+      [{ ...base, image: `${imageUrl}/text` }, 'UNSUPPORTED_IMAGE'],
+      [{ ...base, image: `${imageUrl}/missing.png` }, 'INVALID_IMAGE'],
+      [{ ...base, image: undefined, metadataURI: 'ftp://x' }, 'INVALID_METADATA_URI', 'metadataURI'],
+      [{ ...base, metadataURI: 'https://example.com/m.json' }, 'CONFLICTING_METADATA', 'metadataURI'],
+      [{ ...base, burnPct: 0.5 }, 'INVALID_BURN', 'burnPct'],
+      [{ ...base, burnPct: 12.345 }, 'INVALID_BURN', 'burnPct'],
+      [{ ...base, burnPct: 10, royaltyTo: creator() }, 'CONFLICTING_ROYALTY', 'royaltyTo'],
+      [{ ...base, shape: 'wavy' }, 'INVALID_SHAPE', 'shape'],
+      [{ ...base, feeTier: 3000 }, 'INVALID_LAUNCH', 'feeTier'],
+      [
+        { ...base, pair: '0x000000000000000000000000000000000000dEaD', marketCapUsd: '100', marketCapPair: undefined },
+        'UNSUPPORTED_PAIR',
+      ],
+      [{ ...base, wallet: '0x00000000000000000000000000000000c0ffee02' }, 'INSUFFICIENT_BALANCE'],
+      [{ ...base, firstBuy: '20000' }, 'INSUFFICIENT_BALANCE'],
+    ];
+    for (const [body, code, field] of cases) {
+      const answer = await post('/build/launch', body);
+      expect(answer.body.error?.code, JSON.stringify(body)).toBe(code);
+      if (field) expect(answer.body.error.field, JSON.stringify(body)).toBe(field);
+    }
+  });
+});
