@@ -69,6 +69,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       settings,
       builds,
       launches,
+      media,
       ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
       tokens,
       quotes,

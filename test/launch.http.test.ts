@@ -128,6 +128,37 @@ describe('POST /build/launch', () => {
     await signAndSend(9, buy.body.tx);
   });
 
+  it('launches with a logo uploaded to POST /media/image, served back from this server', async () => {
+    const upload = await fetch(`${service.url}/media/image`, {
+      method: 'POST',
+      body: PNG,
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(upload.status).toBe(200);
+    const stored = (await upload.json()) as { url: string; uri: string; cid: string };
+    expect(stored.uri).toBe(`ipfs://${stored.cid}`);
+    expect(stored.url).toBe(`${service.origin}/media/${stored.cid}`);
+    const served = await fetch(stored.url);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    const { status, body } = await post('/build/launch', {
+      wallet: creator(),
+      name: 'Uploaded',
+      symbol: 'UPL',
+      marketCapPair: '5',
+      image: stored.url,
+      website: 'https://example.com',
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.metadata.image).toBe(stored.uri);
+    const text = await fetch(`${service.url}/media/image`, {
+      method: 'POST',
+      body: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(((await text.json()) as any).error.code).toBe('UNSUPPORTED_IMAGE');
+  });
+
   it('opens from a dollar cap at the live BNB price', async () => {
     const { status, body } = await post('/build/launch', {
       wallet: creator(),

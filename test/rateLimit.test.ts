@@ -5,7 +5,9 @@ let service: TestService;
 let unlimited: TestService;
 
 beforeAll(async () => {
-  service = await startTestService(undefined, { rateLimits: { quotesPerMinute: 3, buildsPerMinute: 2 } });
+  service = await startTestService(undefined, {
+    rateLimits: { quotesPerMinute: 3, buildsPerMinute: 2, uploadsPerMinute: 20 },
+  });
   unlimited = await startTestService(undefined, { rateLimits: false });
 });
 afterAll(async () => {

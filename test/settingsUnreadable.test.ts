@@ -31,6 +31,7 @@ it('answers FEES_UNREADABLE (503, retry) when the fee rates cannot be read from 
     tokens: new TokenRegistry(chain),
     quotes: new QuoteService(new PoolStateService(chain), new SettingsService(chain)),
     launches: new LaunchService(chain, new SettingsService(chain), new MediaStore({ dataDir: '/nonexistent' })),
+    media: new MediaStore({ dataDir: '/nonexistent' }),
     builds: new BuildService(
       chain,
       new QuoteService(new PoolStateService(chain), new SettingsService(chain)),

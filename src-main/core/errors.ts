@@ -32,7 +32,7 @@ export const ERRORS = {
     status: 413,
     retry: false,
     meaning: 'request body over the limit',
-    cause: 'JSON bodies are limited to 64 KiB; image uploads to 5 MB.',
+    cause: 'JSON bodies are limited to 64 KiB (an image upload over 5 MiB answers IMAGE_TOO_LARGE).',
     fix: 'Send a smaller body.',
   },
   INVALID_ADDRESS: {

@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
 import type { BuildService } from '../services/buildService';
 import type { LaunchService } from '../services/launchService';
+import type { MediaStore } from '../services/mediaStore';
 import type { QuoteService } from '../services/quoteService';
 import type { SettingsService } from '../services/settingsService';
 import type { TokenRegistry } from '../services/tokenRegistry';
@@ -17,6 +18,7 @@ import { rateLimit } from './middleware/rateLimit';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
+import { MEDIA_UPLOAD_PATH, mediaRoute, mediaServeRoute } from './routes/mediaRoute';
 import { quoteRoute } from './routes/quoteRoute';
 import { rpcRoute } from './routes/rpcRoute';
 import { settingsRoute } from './routes/settingsRoute';
@@ -28,10 +30,11 @@ export const API_BASE = '/api/v1';
 export interface RateLimits {
   quotesPerMinute: number;
   buildsPerMinute: number;
+  uploadsPerMinute: number;
 }
 
 /** The spec's limits. */
-export const DEFAULT_RATE_LIMITS: RateLimits = { quotesPerMinute: 120, buildsPerMinute: 60 };
+export const DEFAULT_RATE_LIMITS: RateLimits = { quotesPerMinute: 120, buildsPerMinute: 60, uploadsPerMinute: 20 };
 
 export interface AppDeps {
   chain: ChainContext;
@@ -40,6 +43,7 @@ export interface AppDeps {
   quotes: QuoteService;
   builds: BuildService;
   launches: LaunchService;
+  media: MediaStore;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -50,7 +54,7 @@ export interface AppDeps {
 /** The v1 API routes alone, mounted under /api/v1 by `createApp`; also the source of the OpenAPI document. */
 export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
-  api.use('*', jsonBody());
+  api.use('*', jsonBody({ skip: [`${API_BASE}${MEDIA_UPLOAD_PATH}`] }));
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits) {
     api.use('/quote', rateLimit({ perMinute: limits.quotesPerMinute, what: 'quotes' }));
@@ -62,6 +66,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);
   buildLaunchRoute(api, deps.launches);
+  mediaRoute(api, deps.media, { uploadsPerMinute: limits ? limits.uploadsPerMinute : false });
   let document: unknown;
   api.get('/openapi.json', (c) => {
     document ??= openApiDocument(api);
@@ -90,6 +95,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', hostCheck());
   app.route(API_BASE, createApi(deps));
+  mediaServeRoute(app, deps.media);
   if (deps.chain.devnet) rpcRoute(app, deps.chain.devnet);
   const webRoot = deps.webRoot;
   if (webRoot && existsSync(join(webRoot, 'index.html'))) {

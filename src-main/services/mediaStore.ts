@@ -159,7 +159,7 @@ export class MediaStore {
    *
    * @example await media.receiveImage(c.req.raw.body, c.req.header('content-type'), c.req.header('content-length'))
    */
-  receiveImage(
+  async receiveImage(
     body: ReadableStream<Uint8Array> | null,
     declaredContentType?: string,
     declaredLength?: string,
@@ -167,7 +167,7 @@ export class MediaStore {
     const declared = declaredContentType?.trim() ? declaredContentType : undefined;
     if (declared !== undefined) refuseNonImageDeclaration(declared);
     if (declaredLength !== undefined && Number(declaredLength) > MAX_IMAGE_BYTES) {
-      return Promise.reject(imageTooLarge(`the body is ${declaredLength} bytes`));
+      throw imageTooLarge(`the body is ${declaredLength} bytes`);
     }
     return this.inSlot(async () => {
       let bytes: Uint8Array;
@@ -197,9 +197,9 @@ export class MediaStore {
     if (typeof link !== 'string' || link.trim() === '') {
       throw new ApiError('INVALID_IMAGE', 'image must be an https:// link to the image', { field });
     }
-    const ipfsCid = ipfsUriCid(link);
-    if (ipfsCid !== undefined || /^ipfs:/i.test(link)) {
-      const file = ipfsCid === undefined ? null : await this.get(ipfsCid);
+    if (/^ipfs:/i.test(link.trim())) {
+      const cid = ipfsUriCid(link);
+      const file = cid === undefined ? null : await this.get(cid);
       if (!file) {
         throw new ApiError('INVALID_IMAGE', `${link} is not stored on this server, and no IPFS gateway is reachable`, {
           field,
@@ -669,13 +669,19 @@ function imageTooLarge(what: string, field?: string): ApiError {
 /** Refuses, before any byte is read, a body whose Content-Type says it is not one of our images. */
 function refuseNonImageDeclaration(contentType: string): void {
   const declared = declaredImageType(contentType);
+  const fix =
+    'Send the image file itself as the body with its Content-Type, for example ' +
+    "curl -H 'Content-Type: image/png' --data-binary @logo.png.";
   if (declared === 'other-image') {
-    throw new ApiError('UNSUPPORTED_IMAGE', `${mediaTypeOf(contentType)} is not accepted; only PNG, JPEG, GIF, WebP`);
+    throw new ApiError('UNSUPPORTED_IMAGE', `${mediaTypeOf(contentType)} is not accepted; only PNG, JPEG, GIF, WebP`, {
+      fix,
+    });
   }
   if (declared === null) {
     throw new ApiError(
       'UNSUPPORTED_IMAGE',
-      `the body is declared as ${mediaTypeOf(contentType)}; send the image bytes themselves as the body, not JSON or form data`,
+      `the body is declared as ${mediaTypeOf(contentType)}, not as an image; the body must be the image itself, not JSON or form data`,
+      { fix },
     );
   }
 }

@@ -20,9 +20,10 @@ const limit = bodyLimit({
  * the size limit, and stores the parsed object for the route. Bodies that are not JSON or not an object are refused
  * here, before any route logic runs.
  */
-export function jsonBody(): MiddlewareHandler<AppEnv> {
+export function jsonBody({ skip = [] }: { skip?: readonly string[] } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.req.method !== 'POST') return next();
+    // Paths that take a raw body of their own (image uploads) read it themselves.
+    if (c.req.method !== 'POST' || skip.includes(c.req.path)) return next();
     await limit(c, async () => {
       const text = await c.req.text();
       if (text.trim() === '') throw new ApiError('INVALID_BODY', 'the body is empty; a JSON object is needed');
