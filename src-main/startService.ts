@@ -26,6 +26,8 @@ export interface ServiceOptions {
   webRoot?: string;
   /** Per-client limits per minute (the spec's by default); false switches them off. */
   rateLimits?: RateLimits | false;
+  /** The most gas one launch may use (EIP-7825's cap by default); tests lower it to reach TOO_MUCH_GAS. */
+  maxTxGas?: bigint;
   /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
   deploymentsDir?: string;
   log?: (line: string) => void;
@@ -63,7 +65,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const quotes = new QuoteService(new PoolStateService(chain), settings);
     const builds = new BuildService(chain, quotes, new ReferrerEligibility(chain));
     const media = new MediaStore({ dataDir: options.dataDir, allowLoopbackLinks: options.network === 'devnet' });
-    const launches = new LaunchService(chain, settings, media);
+    const launches = new LaunchService(chain, settings, media, options.maxTxGas);
     const app = createApp({
       chain,
       settings,

@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
-import { DevStablecoin } from '../src-main/chain/generated/contracts';
+import { DevStablecoin, ServiceConfig } from '../src-main/chain/generated/contracts';
 import { PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
 import { startTestService, type TestService } from './support/startTestService';
@@ -35,6 +35,9 @@ beforeAll(async () => {
     if (req.url === '/logo.png') {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(PNG);
+    } else if (req.url === '/big.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]));
     } else if (req.url === '/text') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('not an image');
@@ -220,6 +223,102 @@ describe('POST /build/launch', () => {
       const answer = await post('/build/launch', body);
       expect(answer.body.error?.code, JSON.stringify(body)).toBe(code);
       if (field) expect(answer.body.error.field, JSON.stringify(body)).toBe(field);
+    }
+  });
+});
+
+describe('POST /build/launch against the chain state', () => {
+  async function asOperator(
+    functionName: 'setLaunchesPaused' | 'setLaunchFee' | 'setFeeRecipient',
+    args: readonly unknown[],
+  ) {
+    const settings = (await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> };
+    const config = settings.contracts.config as Address;
+    const account = privateKeyToAccount(testAccounts()[0]?.privateKey ?? '0x');
+    const wallet = createWalletClient({ account, chain: devnetChain, transport: http(`${service.origin}/rpc`) });
+    const hash = await wallet.writeContract({ address: config, abi: ServiceConfig.abi, functionName, args } as never);
+    expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
+    return config;
+  }
+  const base = () => ({
+    wallet: creator(),
+    name: 'State',
+    symbol: 'ST',
+    marketCapPair: '10',
+    image: `${imageUrl}/logo.png`,
+  });
+
+  it('answers LAUNCHES_PAUSED while the factory is paused', async () => {
+    await asOperator('setLaunchesPaused', [true]);
+    const { status, body } = await post('/build/launch', base());
+    expect(status).toBe(503);
+    expect(body.error.code).toBe('LAUNCHES_PAUSED');
+    await asOperator('setLaunchesPaused', [false]);
+    expect((await post('/build/launch', base())).status).toBe(200);
+  });
+
+  it('answers SIMULATION_FAILED with the reason when the launch would revert', async () => {
+    // A launch fee paid to a contract that cannot take BNB makes every launch revert.
+    await asOperator('setLaunchFee', [1n]);
+    const config = await asOperator('setFeeRecipient', [
+      ((await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> }).contracts
+        .config,
+    ]);
+    const { status, body } = await post('/build/launch', base());
+    expect(status).toBe(422);
+    expect(body.error.code).toBe('SIMULATION_FAILED');
+    expect(body.error.detail.revert.name).toBe('BnbTransferFailed');
+    await asOperator('setFeeRecipient', [testAccounts()[0]?.address]);
+    await asOperator('setLaunchFee', [0n]);
+    expect(config).toMatch(/^0x/);
+  });
+
+  it('answers NO_PRICE, SHAPE_BELOW_LADDER, IMAGE_TOO_LARGE and INVALID_METADATA', async () => {
+    // A BEP-20 pair with no dollar pool has no price: a dollar cap cannot be used.
+    const launched = await post('/build/launch', { ...base(), marketCapPair: '3' });
+    const tokenAsPair = launched.body.token;
+    await signAndSend(2, launched.body.tx);
+    const noPrice = await post('/build/launch', {
+      ...base(),
+      pair: tokenAsPair,
+      marketCapPair: undefined,
+      marketCapUsd: '1000',
+    });
+    expect(noPrice.body.error.code).toBe('NO_PRICE');
+    expect(noPrice.status).toBe(503);
+    const high = await post('/build/launch', {
+      ...base(),
+      supply: '1',
+      marketCapPair: '100000000000000000000000000000000000000',
+      shape: 'stepped',
+    });
+    expect(high.body.error.code).toBe('SHAPE_BELOW_LADDER');
+    const big = await post('/build/launch', { ...base(), image: `${imageUrl}/big.png` });
+    expect(big.body.error.code).toBe('IMAGE_TOO_LARGE');
+    expect(big.status).toBe(413);
+    const bad = await post('/build/launch', { ...base(), website: 'http://insecure.example' });
+    expect(bad.body.error).toMatchObject({ code: 'INVALID_METADATA', field: 'website' });
+  });
+});
+
+describe('POST /build/launch with a tight gas cap', () => {
+  it('answers TOO_MUCH_GAS when the launch needs more than one transaction may use', async () => {
+    const tight = await startTestService(undefined, { maxTxGas: 5_000_000n });
+    try {
+      const answer = await fetch(`${tight.url}/build/launch`, {
+        method: 'POST',
+        body: JSON.stringify({
+          wallet: creator(),
+          name: 'Gas',
+          symbol: 'GAS',
+          marketCapPair: '10',
+          image: `${imageUrl}/logo.png`,
+        }),
+      });
+      expect(answer.status).toBe(422);
+      expect(((await answer.json()) as any).error.code).toBe('TOO_MUCH_GAS');
+    } finally {
+      await tight.dispose();
     }
   });
 });

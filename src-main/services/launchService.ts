@@ -71,6 +71,8 @@ export class LaunchService {
     private readonly chain: ChainContext,
     private readonly settings: SettingsService,
     private readonly media: MediaPort,
+    /** The most gas one launch may use; EIP-7825's per-transaction cap unless a test sets less. */
+    private readonly maxTxGas: bigint = MAX_TX_GAS,
   ) {}
 
   async build(body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -205,10 +207,10 @@ export class LaunchService {
     let simulation = { ran: false, ok: false };
     if (requires.length === 0) {
       gas = await simulateFrom(this.chain, wallet, tx, value, 'the launch');
-      if (gas > MAX_TX_GAS) {
+      if (gas > this.maxTxGas) {
         throw new ApiError(
           'TOO_MUCH_GAS',
-          `the launch needs ${gas} gas with its margin; one transaction may use ${MAX_TX_GAS}`,
+          `the launch needs ${gas} gas with its margin; one transaction may use ${this.maxTxGas}`,
         );
       }
       tx.gas = gas.toString();
