@@ -4,15 +4,17 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  encodeFunctionData,
   type Hex,
   http,
   type PublicClient,
   parseEther,
+  parseEventLogs,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
-import { DevStablecoin, ServiceConfig } from '../src-main/chain/generated/contracts';
+import { DevStablecoin, LaunchFactory, ServiceConfig } from '../src-main/chain/generated/contracts';
 import { PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
 import { startTestService, type TestService } from './support/startTestService';
@@ -322,3 +324,108 @@ describe('POST /build/launch with a tight gas cap', () => {
     }
   });
 });
+
+describe('a USDT launch end to end', () => {
+  it('asks for the factory approval first, lands with a steep shape and a first buy, and pays the royalty by burnPct', async () => {
+    const wallet = testAccounts()[3]?.address as Address;
+    const request = {
+      wallet,
+      name: 'Dollar Dog',
+      symbol: 'DDOG',
+      pair: 'USDT',
+      marketCapPair: '50000',
+      supply: '21000000',
+      image: `${imageUrl}/logo.png`,
+      shape: 'steep',
+      firstBuy: '500',
+      burnPct: 50,
+      feeTier: 2500,
+    };
+    const first = await post('/build/launch', request);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.requires.map((s: { step: string }) => s.step)).toEqual(['approve-factory']);
+    expect(first.body.simulation).toEqual({ ran: false, ok: false });
+    await signAndSend(3, first.body.requires[0].tx);
+    const { body } = await post('/build/launch', request);
+    expect(body.requires).toEqual([]);
+    expect(body.simulation).toEqual({ ran: true, ok: true });
+    expect(body.royalty).toMatchObject({ kind: 'split', burnPct: 50 });
+    expect(body.tx.value).toBe('0');
+    await signAndSend(3, body.tx);
+    const token = body.token as Address;
+    const facts = (await (await fetch(`${service.url}/tokens/${token}`)).json()) as { pool: Address; fee: number };
+    expect(facts.fee).toBe(2500);
+    // Every range holds at most its share of the supply, and all of it is in the pool, bought, or burned as dust.
+    const supply = parseEther('21000000');
+    const inPool = await client.readContract({
+      address: token,
+      abi: DevStablecoin.abi,
+      functionName: 'balanceOf',
+      args: [facts.pool],
+    });
+    const bought = await client.readContract({
+      address: token,
+      abi: DevStablecoin.abi,
+      functionName: 'balanceOf',
+      args: [wallet],
+    });
+    const dead = await client.readContract({
+      address: token,
+      abi: DevStablecoin.abi,
+      functionName: 'balanceOf',
+      args: ['0x000000000000000000000000000000000000dEaD'],
+    });
+    expect(inPool + bought + dead).toBe(supply);
+    expect(bought >= BigInt(body.firstBuy.minTokens.wei)).toBe(true);
+    expect(body.ranges).toHaveLength(4);
+
+    // Trades make fees; collect pays half the royalty and buys back and burns the other half.
+    const trader = 9;
+    const traderAddress = testAccounts()[trader]?.address as Address;
+    const buy1 = await post('/build/buy', { wallet: traderAddress, token, amount: '2000' });
+    for (const step of buy1.body.requires) await signAndSend(trader, step.tx);
+    const buy2 = await post('/build/buy', { wallet: traderAddress, token, amount: '2000' });
+    await signAndSend(trader, buy2.body.tx);
+    const held = await client.readContract({
+      address: token,
+      abi: DevStablecoin.abi,
+      functionName: 'balanceOf',
+      args: [traderAddress],
+    });
+    const sell1 = await post('/build/sell', { wallet: traderAddress, token, amount: formatUnitsWhole(held / 2n) });
+    for (const step of sell1.body.requires) await signAndSend(trader, step.tx);
+    const sell2 = await post('/build/sell', { wallet: traderAddress, token, amount: formatUnitsWhole(held / 2n) });
+    await signAndSend(trader, sell2.body.tx);
+    const settings = (await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> };
+    const usdt = settings.contracts.usdt as Address;
+    const usdtBefore = await client.readContract({
+      address: usdt,
+      abi: DevStablecoin.abi,
+      functionName: 'balanceOf',
+      args: [wallet],
+    });
+    const collect = await signAndSend(5, {
+      to: settings.contracts.factory as Address,
+      data: encodeFunctionData({ abi: LaunchFactory.abi, functionName: 'collect', args: [token] }),
+      value: '0',
+    });
+    const [collected] = parseEventLogs({ abi: LaunchFactory.abi, logs: collect.logs, eventName: 'Collected' });
+    if (!collected) throw new Error('no Collected event');
+    const { pairFees, pairToRoyalty, tokensBurned } = collected.args;
+    expect(pairFees > 0n).toBe(true);
+    expect(pairToRoyalty).toBe(pairFees - pairFees / 2n);
+    expect(tokensBurned > 0n).toBe(true);
+    const usdtAfter = await client.readContract({
+      address: usdt,
+      abi: DevStablecoin.abi,
+      functionName: 'balanceOf',
+      args: [wallet],
+    });
+    expect(usdtAfter - usdtBefore).toBe(pairToRoyalty);
+  });
+});
+
+/** Whole tokens (rounded down) as a decimal string, for a build's amount. */
+function formatUnitsWhole(wei: bigint): string {
+  return (wei / 10n ** 18n).toString();
+}
