@@ -8,13 +8,21 @@ import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './benchmark';
 import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
+import { launchBench } from './launchBench';
 import { type BenchResult, formatTable, writeResults } from './report';
 import { serveColdStart } from './serveColdStart';
 import { settingsThroughput } from './settingsThroughput';
 import { tradingBench } from './tradingBench';
 
 /** In run order: the child-process start-ups first, before this process has an EVM of its own competing for CPU. */
-const BENCHMARKS: readonly Benchmark[] = [serveColdStart, devnetStart, settingsThroughput, contractGas, tradingBench];
+const BENCHMARKS: readonly Benchmark[] = [
+  serveColdStart,
+  devnetStart,
+  settingsThroughput,
+  contractGas,
+  tradingBench,
+  launchBench,
+];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');
 

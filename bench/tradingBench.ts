@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Address, createPublicClient, createWalletClient, http, type PublicClient, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { SERVE_BUNDLE } from '../scripts/buildServe';
 import type { ChainContext } from '../src-main/chain/connectChain';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { NonfungiblePositionManager, QuoterV2, WETH9 } from '../src-main/chain/generated/vendor';
@@ -17,10 +14,10 @@ import { launcher } from '../test/support/launcher';
 import { routerDriver } from '../test/support/routerDriver';
 import type { Benchmark, Row } from './benchmark';
 import { closedLoopLoad } from './closedLoopLoad';
+import { startServer } from './server';
 import { percentile } from './stats';
 import { withTempDir } from './tempDir';
 
-const ROOT = join(import.meta.dirname, '..');
 /** Extra positions laid below the price, so quotes that go far cross many initialized ticks. */
 const EXTRA_POSITIONS = 60;
 
@@ -262,23 +259,6 @@ async function layBids(
       account,
     } as never);
   }
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data', dataDir, '--rate-limit', 'off'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /^ready (\S+)$/m.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready`)));
-  });
-  return { child, url };
 }
 
 function round(value: number): number {
