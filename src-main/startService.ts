@@ -6,6 +6,7 @@ import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { createApp, type RateLimits } from './http/createApp';
 import { BuildService } from './services/buildService';
+import { seedDevnet } from './services/devnetSeed';
 import { LaunchService } from './services/launchService';
 import { MediaStore } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
@@ -26,6 +27,8 @@ export interface ServiceOptions {
   webRoot?: string;
   /** Per-client limits per minute (the spec's by default); false switches them off. */
   rateLimits?: RateLimits | false;
+  /** Seeds a fresh devnet with launches and trades (default true); tests that need an empty chain turn it off. */
+  seed?: boolean;
   /** The most gas one launch may use (EIP-7825's cap by default); tests lower it to reach TOO_MUCH_GAS. */
   maxTxGas?: bigint;
   /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
@@ -40,6 +43,8 @@ export interface RunningService {
   origin: string;
   /** The connected chain (with the devnet, when embedded). */
   chain: ChainContext;
+  /** Settles once a fresh devnet's seed launches and trades are in (at once when there is nothing to seed). */
+  seeded: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,6 +86,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const server = await listen(app.fetch, options.port);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     media.setOrigin(origin);
+    const devnet = chain.devnet;
+    // A fresh devnet is seeded in the background: the API answers at once, the data follows within a second.
+    const seeded =
+      devnet && options.seed !== false && devnet.replay.blocks === 0
+        ? seedDevnet({ ...chain, devnet }, { launches, builds, media, tokens }, log).catch((error: Error) =>
+            log(`devnet: the seed failed: ${error.message}`),
+          )
+        : Promise.resolve();
     const url = `${origin}/api/v1`;
     const answer = await fetch(`${url}/errors`);
     if (!answer.ok) throw new Error(`the API did not answer on ${url} (status ${answer.status})`);
@@ -89,7 +102,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       url,
       origin,
       chain: connected,
+      seeded,
       close: async () => {
+        await seeded;
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
