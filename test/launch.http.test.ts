@@ -429,3 +429,60 @@ describe('a USDT launch end to end', () => {
 function formatUnitsWhole(wei: bigint): string {
   return (wei / 10n ** 18n).toString();
 }
+
+describe('a launch against any BEP-20 pair, with a launch fee', () => {
+  it('opens at the reported tick and pays the launch fee to the fee recipient', async () => {
+    // Another launched token serves as the pair: any readable BEP-20 is allowed.
+    const pairLaunch = await post('/build/launch', {
+      wallet: creator(),
+      name: 'Pair',
+      symbol: 'PAIR',
+      marketCapPair: '4',
+      image: `${imageUrl}/logo.png`,
+    });
+    await signAndSend(2, pairLaunch.body.tx);
+    const settings = (await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> };
+    const operator = createWalletClient({
+      account: privateKeyToAccount(testAccounts()[0]?.privateKey ?? '0x'),
+      chain: devnetChain,
+      transport: http(`${service.origin}/rpc`),
+    });
+    await operator.writeContract({
+      address: settings.contracts.config as Address,
+      abi: ServiceConfig.abi,
+      functionName: 'setLaunchFee',
+      args: [parseEther('0.01')],
+    });
+    const { status, body } = await post('/build/launch', {
+      wallet: testAccounts()[4]?.address,
+      name: 'Paired',
+      symbol: 'PRD',
+      pair: pairLaunch.body.token,
+      marketCapPair: '1000000',
+      image: `${imageUrl}/logo.png`,
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.pair).toMatchObject({ address: pairLaunch.body.token, symbol: 'PAIR', priced: false });
+    expect(body.launchFee).toEqual({ amount: '0.01', wei: parseEther('0.01').toString() });
+    expect(body.tx.value).toBe(parseEther('0.01').toString());
+    const recipient = settings.contracts.siteFeeRecipient as Address;
+    const before = await client.getBalance({ address: recipient });
+    const receipt = await signAndSend(4, body.tx);
+    expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.01'));
+    const [launched] = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'Launched' });
+    expect(launched?.args.openingTick).toBe(body.opening.tick);
+    expect(launched?.args.token).toBe(body.token);
+    const [, tick] = await client.readContract({
+      address: launched?.args.pool as Address,
+      abi: PancakeV3Pool.abi,
+      functionName: 'slot0',
+    });
+    expect(tick).toBe(body.opening.tick);
+    await operator.writeContract({
+      address: settings.contracts.config as Address,
+      abi: ServiceConfig.abi,
+      functionName: 'setLaunchFee',
+      args: [0n],
+    });
+  });
+});
