@@ -486,3 +486,39 @@ describe('a launch against any BEP-20 pair, with a launch fee', () => {
     });
   });
 });
+
+describe('POST /build/launch when images cannot be stored', () => {
+  it('answers STORAGE_UNAVAILABLE (503, retry) for the upload and the launch, and nothing is launched', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'companion-nostore-'));
+    // A file where the media folder should be: nothing can be written there.
+    writeFileSync(join(dir, 'media'), 'not a folder');
+    const broken = await startTestService(dir, { seed: false });
+    try {
+      const upload = await fetch(`${broken.url}/media/image`, {
+        method: 'POST',
+        body: PNG,
+        headers: { 'content-type': 'image/png' },
+      });
+      expect(upload.status).toBe(503);
+      expect(((await upload.json()) as any).error.code).toBe('STORAGE_UNAVAILABLE');
+      const launch = await fetch(`${broken.url}/build/launch`, {
+        method: 'POST',
+        body: JSON.stringify({
+          wallet: creator(),
+          name: 'Lost',
+          symbol: 'LOST',
+          marketCapPair: '10',
+          image: `${imageUrl}/logo.png`,
+        }),
+      });
+      expect(launch.status).toBe(503);
+      expect(launch.headers.get('retry-after')).toBe('5');
+      expect(((await launch.json()) as any).error.code).toBe('STORAGE_UNAVAILABLE');
+    } finally {
+      await broken.dispose();
+    }
+  });
+});
