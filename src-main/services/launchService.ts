@@ -318,8 +318,20 @@ export class LaunchService {
 
   /** The pair's dollar price (dollars per whole pair unit) from the chain, or null when it has none. */
   private async usdPrice(pair: Currency): Promise<number | null> {
+    const rate = await this.dollarRate(pair);
+    // For display only: the amounts themselves are converted with the exact rate.
+    return rate === null
+      ? null
+      : (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (pair.decimals - 18);
+  }
+
+  /**
+   * The pair's dollar rate as an exact ratio: `usdWeiPer` dollar-wei (18 decimals) are worth `pairWeiPer` pair-wei.
+   * BNB is priced by the WBNB/USDT pool (0.05% tier), USDT is the dollar; other pairs have no rate (null).
+   */
+  private async dollarRate(pair: Currency): Promise<{ usdWeiPer: bigint; pairWeiPer: bigint } | null> {
     const { wbnb, usdt, pancakeFactory } = this.chain.addresses;
-    if (pair.address === usdt) return 1;
+    if (pair.address === usdt) return { usdWeiPer: 10n ** 18n, pairWeiPer: 10n ** BigInt(pair.decimals) };
     if (pair.address !== wbnb) return null;
     const pool = await chainRead('the BNB dollar pool', () =>
       this.chain.client.readContract({
@@ -333,8 +345,11 @@ export class LaunchService {
     const [sqrtPriceX96] = await chainRead('the BNB dollar price', () =>
       this.chain.client.readContract({ address: pool, abi: PancakeV3Pool.abi, functionName: 'slot0' }),
     );
-    const price = Number(sqrtPriceX96) ** 2 / 2 ** 192;
-    return BigInt(wbnb) < BigInt(usdt) ? price : 1 / price;
+    // The pool's price is token1 per token0 = sqrtP² / 2^192 (USDT and WBNB both have 18 decimals).
+    const priceX192 = sqrtPriceX96 * sqrtPriceX96;
+    return BigInt(wbnb) < BigInt(usdt)
+      ? { usdWeiPer: priceX192, pairWeiPer: 1n << 192n }
+      : { usdWeiPer: 1n << 192n, pairWeiPer: priceX192 };
   }
 
   private async readCap(usd: unknown, inPair: unknown, pair: Currency): Promise<bigint> {
@@ -349,16 +364,14 @@ export class LaunchService {
       });
     }
     const dollars = parseDecimalAmount(usd, 18, 'marketCapUsd');
-    const usdPerPair = await this.usdPrice(pair);
-    if (usdPerPair === null) {
+    const rate = await this.dollarRate(pair);
+    if (rate === null) {
       throw new ApiError('NO_PRICE', `${pair.symbol} has no live dollar price; send marketCapPair`, {
         field: 'marketCapUsd',
       });
     }
-    // Dollars to pair units at the live price: the price is a display-grade float, the amounts stay integers.
-    const scale = 10n ** 12n;
-    const pairPerUsdScaled = BigInt(Math.round((1 / usdPerPair) * Number(scale)));
-    return (dollars * pairPerUsdScaled * 10n ** BigInt(pair.decimals)) / (scale * 10n ** 18n);
+    // Dollars to pair units at the live rate, in integers throughout.
+    return (dollars * rate.pairWeiPer) / rate.usdWeiPer;
   }
 
   private async readMetadata(body: Record<string, unknown>, name: string, symbol: string) {
