@@ -23,7 +23,7 @@ async function launchesOn(origin: string) {
 }
 
 it('seeds a fresh devnet with launches of every kind, with logos, once', async () => {
-  const first = await startTestService(dataDir);
+  const first = await startTestService(dataDir, { seed: true });
   await first.seeded;
   const launches = await launchesOn(first.origin);
   expect(launches).toHaveLength(4);
@@ -42,7 +42,7 @@ it('seeds a fresh devnet with launches of every kind, with logos, once', async (
   await first.close();
 
   // The seed is replayed from the journal, not made again.
-  const again = await startTestService(dataDir);
+  const again = await startTestService(dataDir, { seed: true });
   await again.seeded;
   expect(await launchesOn(again.origin)).toHaveLength(4);
   await again.close();

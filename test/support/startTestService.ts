@@ -9,7 +9,10 @@ export interface TestService extends RunningService {
   dispose(): Promise<void>;
 }
 
-/** Starts the real service on a free loopback port over the devnet, with a data directory of its own. */
+/**
+ * Starts the real service on a free loopback port over the devnet, with a data directory of its own. The devnet seed
+ * is off unless asked for: it trades in the background, and balances in tests must move only by what they do.
+ */
 export async function startTestService(
   dataDir = mkdtempSync(join(tmpdir(), 'companion-test-')),
   options: Partial<ServiceOptions> = {},
