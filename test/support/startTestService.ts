@@ -22,6 +22,7 @@ export async function startTestService(
     port: 0,
     dataDir,
     network: 'devnet',
+    seed: false,
     log: (line) => lines.push(line),
     ...options,
   });
