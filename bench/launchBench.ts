@@ -1,13 +1,11 @@
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { type Address, createPublicClient, createWalletClient, type Hex, http, type PublicClient } from 'viem';
+import { type Address, createWalletClient, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { devnetChain } from '../src-main/chain/networks';
 import type { Benchmark, Row } from './benchmark';
-import { startServer } from './server';
+import { type BenchServer, withServer } from './server';
 import { percentile } from './stats';
-import { withTempDir } from './tempDir';
 
 /** A 1x1 PNG, uploaded once so builds use a logo from the server's own store (no image fetch). */
 const PNG = Buffer.from(
@@ -21,76 +19,67 @@ const PNG = Buffer.from(
  */
 export const launchBench: Benchmark = {
   id: 'launch',
-  run: () => withTempDir('bench-launch', measure),
+  run: () => withServer('bench-launch', measure),
 };
 
-async function measure(dataDir: string): Promise<Row[]> {
-  const { child, url } = await startServer(dataDir);
-  try {
-    const origin = new URL(url).origin;
-    const transport = http(`${origin}/rpc`);
-    const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
-    const upload = await fetch(`${url}/media/image`, {
+async function measure({ url, transport, client }: BenchServer): Promise<Row[]> {
+  const upload = await fetch(`${url}/media/image`, {
+    method: 'POST',
+    body: PNG,
+    headers: { 'content-type': 'image/png' },
+  });
+  const image = ((await upload.json()) as { url: string }).url;
+  const creator = testAccounts()[2];
+  if (!creator) throw new Error('no test account 2');
+  const body = (shape: string, name: string) => ({
+    wallet: creator.address,
+    name,
+    symbol: name.slice(0, 6).toUpperCase(),
+    marketCapPair: '20',
+    image,
+    shape,
+  });
+  const times: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const started = performance.now();
+    const answer = await fetch(`${url}/build/launch`, {
       method: 'POST',
-      body: PNG,
-      headers: { 'content-type': 'image/png' },
+      body: JSON.stringify(body('flat', `Bench ${i}`)),
     });
-    const image = ((await upload.json()) as { url: string }).url;
-    const creator = testAccounts()[2];
-    if (!creator) throw new Error('no test account 2');
-    const body = (shape: string, name: string) => ({
-      wallet: creator.address,
-      name,
-      symbol: name.slice(0, 6).toUpperCase(),
-      marketCapPair: '20',
-      image,
-      shape,
-    });
-    const times: number[] = [];
-    for (let i = 0; i < 100; i++) {
-      const started = performance.now();
-      const answer = await fetch(`${url}/build/launch`, {
-        method: 'POST',
-        body: JSON.stringify(body('flat', `Bench ${i}`)),
-      });
-      await answer.json();
-      if (answer.status !== 200) throw new Error(`build answered ${answer.status}`);
-      times.push(performance.now() - started);
-    }
-    const rows: Row[] = [
-      {
-        name: 'POST /build/launch p50 (no image fetch)',
-        value: round(percentile(times, 50)),
-        unit: 'ms',
-        target: { op: '<', value: 60 },
-      },
-      { name: 'POST /build/launch p99', value: round(percentile(times, 99)), unit: 'ms' },
-    ];
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(creator.privateKey),
-      chain: devnetChain,
-      transport,
-    });
-    for (const shape of ['flat', 'stepped', 'steep']) {
-      const answer = (await (
-        await fetch(`${url}/build/launch`, { method: 'POST', body: JSON.stringify(body(shape, shape)) })
-      ).json()) as {
-        tx: { to: Address; data: Hex; value: string; gas: string };
-      };
-      const hash = await wallet.sendTransaction({
-        to: answer.tx.to,
-        data: answer.tx.data,
-        value: BigInt(answer.tx.value),
-        gas: BigInt(answer.tx.gas),
-      });
-      const receipt = await client.getTransactionReceipt({ hash });
-      rows.push({ name: `launch gas, ${shape} shape, no first buy`, value: Number(receipt.gasUsed), unit: 'gas' });
-    }
-    return rows;
-  } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    await answer.json();
+    if (answer.status !== 200) throw new Error(`build answered ${answer.status}`);
+    times.push(performance.now() - started);
   }
+  const rows: Row[] = [
+    {
+      name: 'POST /build/launch p50 (no image fetch)',
+      value: round(percentile(times, 50)),
+      unit: 'ms',
+      target: { op: '<', value: 60 },
+    },
+    { name: 'POST /build/launch p99', value: round(percentile(times, 99)), unit: 'ms' },
+  ];
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(creator.privateKey),
+    chain: devnetChain,
+    transport,
+  });
+  for (const shape of ['flat', 'stepped', 'steep']) {
+    const answer = (await (
+      await fetch(`${url}/build/launch`, { method: 'POST', body: JSON.stringify(body(shape, shape)) })
+    ).json()) as {
+      tx: { to: Address; data: Hex; value: string; gas: string };
+    };
+    const hash = await wallet.sendTransaction({
+      to: answer.tx.to,
+      data: answer.tx.data,
+      value: BigInt(answer.tx.value),
+      gas: BigInt(answer.tx.gas),
+    });
+    const receipt = await client.getTransactionReceipt({ hash });
+    rows.push({ name: `launch gas, ${shape} shape, no first buy`, value: Number(receipt.gasUsed), unit: 'gas' });
+  }
+  return rows;
 }
 
 function round(value: number): number {

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { type Address, createPublicClient, createWalletClient, http, type PublicClient, parseEther } from 'viem';
+import { type Address, createWalletClient, type http, type PublicClient, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainContext } from '../src-main/chain/connectChain';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
@@ -14,9 +13,8 @@ import { launcher } from '../test/support/launcher';
 import { routerDriver } from '../test/support/routerDriver';
 import type { Benchmark, Row } from './benchmark';
 import { closedLoopLoad } from './closedLoopLoad';
-import { startServer } from './server';
+import { type BenchServer, withServer } from './server';
 import { percentile } from './stats';
-import { withTempDir } from './tempDir';
 
 /** Extra positions laid below the price, so quotes that go far cross many initialized ticks. */
 const EXTRA_POSITIONS = 60;
@@ -28,123 +26,114 @@ const EXTRA_POSITIONS = 60;
  */
 export const tradingBench: Benchmark = {
   id: 'trading',
-  run: () => withTempDir('bench-trading', measure),
+  run: () => withServer('bench-trading', measure),
 };
 
-async function measure(dataDir: string): Promise<Row[]> {
-  const { child, url } = await startServer(dataDir);
-  try {
-    const origin = new URL(url).origin;
-    const transport = http(`${origin}/rpc`);
-    const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
-    const settings = (await (await fetch(`${url}/settings`)).json()) as { contracts: Record<string, Address> };
-    const c = settings.contracts as Record<string, Address>;
-    const l = launcher(
-      { accounts: testAccounts(), contracts: { factory: c.factory as Address, wbnb: c.wbnb as Address }, transport },
-      client,
-    );
-    const launched = await l.launch({
-      creator: 2,
-      saltSeed: 'bench',
-      tokenIs0: true,
-      shape: [
-        { width: 4000, bps: 2500 },
-        { width: 8000, bps: 2500 },
-        { width: 16000, bps: 2500 },
-        { width: 0, bps: 2500 },
-      ],
-      firstBuy: parseEther('5'),
+async function measure({ url, transport, client }: BenchServer): Promise<Row[]> {
+  const settings = (await (await fetch(`${url}/settings`)).json()) as { contracts: Record<string, Address> };
+  const c = settings.contracts as Record<string, Address>;
+  const l = launcher(
+    { accounts: testAccounts(), contracts: { factory: c.factory as Address, wbnb: c.wbnb as Address }, transport },
+    client,
+  );
+  const launched = await l.launch({
+    creator: 2,
+    saltSeed: 'bench',
+    tokenIs0: true,
+    shape: [
+      { width: 4000, bps: 2500 },
+      { width: 8000, bps: 2500 },
+      { width: 16000, bps: 2500 },
+      { width: 0, bps: 2500 },
+    ],
+    firstBuy: parseEther('5'),
+  });
+  if (launched.result !== 'ok' || !launched.pool) throw new Error(`bench launch failed: ${launched.result}`);
+  const token = launched.token;
+  await layBids(transport, client, c, token, launched.params.openingTick);
+  const d = routerDriver(
+    {
+      accounts: testAccounts(),
+      contracts: { router: c.router as Address, quoter: c.quoter as Address, permit2: c.permit2 as Address },
+      transport,
+    },
+    client,
+  );
+  await d.trade(
+    4,
+    'buyExactIn',
+    d.params({ token, pair: c.wbnb as Address, pool: launched.pool }, parseEther('20'), 0n),
+    parseEther('20'),
+  );
+
+  const rows: Row[] = [];
+  rows.push(...(await inProcessQuotes(client, c, token)));
+  const quotePath = `${url}/quote?token=${token}&side=buy&amount=1`;
+  const load = await closedLoopLoad({ url: quotePath, connections: 32, durationMs: 5000, maxRequests: 1_000_000 });
+  rows.push(
+    {
+      name: 'HTTP GET /quote (32 conn, 5 s) throughput',
+      value: Math.round((load.requests / load.elapsedMs) * 1000),
+      unit: 'req/s',
+      target: { op: '>', value: 5000 },
+    },
+    { name: 'HTTP GET /quote latency p50', value: round(percentile(load.latenciesMs, 50)), unit: 'ms' },
+    { name: 'HTTP GET /quote latency p99', value: round(percentile(load.latenciesMs, 99)), unit: 'ms' },
+    {
+      name: 'HTTP GET /quote non-200 answers',
+      value: load.non200 + load.errors,
+      unit: 'count',
+      target: { op: '=', value: 0 },
+    },
+  );
+
+  const wallet = testAccounts()[7]?.address;
+  const buildTimes: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    const answer = await fetch(`${url}/build/buy`, {
+      method: 'POST',
+      body: JSON.stringify({ wallet, token, amount: '0.1' }),
     });
-    if (launched.result !== 'ok' || !launched.pool) throw new Error(`bench launch failed: ${launched.result}`);
-    const token = launched.token;
-    await layBids(transport, client, c, token, launched.params.openingTick);
-    const d = routerDriver(
-      {
-        accounts: testAccounts(),
-        contracts: { router: c.router as Address, quoter: c.quoter as Address, permit2: c.permit2 as Address },
-        transport,
-      },
-      client,
-    );
-    await d.trade(
-      4,
-      'buyExactIn',
-      d.params({ token, pair: c.wbnb as Address, pool: launched.pool }, parseEther('20'), 0n),
-      parseEther('20'),
-    );
-
-    const rows: Row[] = [];
-    rows.push(...(await inProcessQuotes(client, c, token)));
-    const quotePath = `${url}/quote?token=${token}&side=buy&amount=1`;
-    const load = await closedLoopLoad({ url: quotePath, connections: 32, durationMs: 5000, maxRequests: 1_000_000 });
-    rows.push(
-      {
-        name: 'HTTP GET /quote (32 conn, 5 s) throughput',
-        value: Math.round((load.requests / load.elapsedMs) * 1000),
-        unit: 'req/s',
-        target: { op: '>', value: 5000 },
-      },
-      { name: 'HTTP GET /quote latency p50', value: round(percentile(load.latenciesMs, 50)), unit: 'ms' },
-      { name: 'HTTP GET /quote latency p99', value: round(percentile(load.latenciesMs, 99)), unit: 'ms' },
-      {
-        name: 'HTTP GET /quote non-200 answers',
-        value: load.non200 + load.errors,
-        unit: 'count',
-        target: { op: '=', value: 0 },
-      },
-    );
-
-    const wallet = testAccounts()[7]?.address;
-    const buildTimes: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const started = performance.now();
-      const answer = await fetch(`${url}/build/buy`, {
-        method: 'POST',
-        body: JSON.stringify({ wallet, token, amount: '0.1' }),
-      });
-      await answer.json();
-      if (answer.status !== 200) throw new Error(`build answered ${answer.status}`);
-      buildTimes.push(performance.now() - started);
-    }
-    rows.push(
-      {
-        name: 'POST /build/buy with simulation, p50',
-        value: round(percentile(buildTimes, 50)),
-        unit: 'ms',
-        target: { op: '<', value: 15 },
-      },
-      { name: 'POST /build/buy with simulation, p99', value: round(percentile(buildTimes, 99)), unit: 'ms' },
-    );
-
-    const quoterTimes: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      const started = performance.now();
-      await client.simulateContract({
-        address: c.quoter as Address,
-        abi: QuoterV2.abi,
-        functionName: 'quoteExactInputSingle',
-        args: [
-          {
-            tokenIn: c.wbnb as Address,
-            tokenOut: token,
-            amountIn: parseEther('0.99'),
-            fee: 10000,
-            sqrtPriceLimitX96: 0n,
-          },
-        ],
-      });
-      quoterTimes.push(performance.now() - started);
-    }
-    rows.push({
-      name: 'on-chain QuoterV2 eth_call, same quote, p50',
-      value: round(percentile(quoterTimes, 50)),
-      unit: 'ms',
-    });
-    return rows;
-  } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
+    await answer.json();
+    if (answer.status !== 200) throw new Error(`build answered ${answer.status}`);
+    buildTimes.push(performance.now() - started);
   }
+  rows.push(
+    {
+      name: 'POST /build/buy with simulation, p50',
+      value: round(percentile(buildTimes, 50)),
+      unit: 'ms',
+      target: { op: '<', value: 15 },
+    },
+    { name: 'POST /build/buy with simulation, p99', value: round(percentile(buildTimes, 99)), unit: 'ms' },
+  );
+
+  const quoterTimes: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const started = performance.now();
+    await client.simulateContract({
+      address: c.quoter as Address,
+      abi: QuoterV2.abi,
+      functionName: 'quoteExactInputSingle',
+      args: [
+        {
+          tokenIn: c.wbnb as Address,
+          tokenOut: token,
+          amountIn: parseEther('0.99'),
+          fee: 10000,
+          sqrtPriceLimitX96: 0n,
+        },
+      ],
+    });
+    quoterTimes.push(performance.now() - started);
+  }
+  rows.push({
+    name: 'on-chain QuoterV2 eth_call, same quote, p50',
+    value: round(percentile(quoterTimes, 50)),
+    unit: 'ms',
+  });
+  return rows;
 }
 
 /** The quote engine alone: QuoteService on a cached pool state, as the server runs it between blocks. */
