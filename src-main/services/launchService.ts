@@ -94,7 +94,13 @@ export class LaunchService {
     const settings = await this.settings.get();
     if (settings.launch.paused) throw new ApiError('LAUNCHES_PAUSED', 'launches are paused on the factory');
     const pair = await this.readPair(body.pair);
-    const capPairWei = await this.readCap(body.marketCapUsd, body.marketCapPair, pair);
+    // The dollar rate is read at most once per build: by the cap when it is in dollars, else for the display.
+    let dollarRate: Promise<DollarRate | null> | undefined;
+    const rate = () => {
+      dollarRate ??= this.dollarRate(pair);
+      return dollarRate;
+    };
+    const capPairWei = await this.readCap(body.marketCapUsd, body.marketCapPair, pair, rate);
     const firstBuy =
       body.firstBuy === undefined || body.firstBuy === null
         ? 0n
@@ -224,7 +230,7 @@ export class LaunchService {
       );
     }
 
-    const usdPerPair = await this.usdPrice(pair);
+    const usdPerPair = dollarsPerPair(await rate(), pair);
     const capNumber = Number(formatDecimalAmount(opening.capPairWei, pair.decimals));
     const askedNumber = Number(formatDecimalAmount(capPairWei, pair.decimals));
     const creatorFeeRecipient = royaltyTo ?? wallet;
@@ -316,20 +322,11 @@ export class LaunchService {
     }
   }
 
-  /** The pair's dollar price (dollars per whole pair unit) from the chain, or null when it has none. */
-  private async usdPrice(pair: Currency): Promise<number | null> {
-    const rate = await this.dollarRate(pair);
-    // For display only: the amounts themselves are converted with the exact rate.
-    return rate === null
-      ? null
-      : (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (pair.decimals - 18);
-  }
-
   /**
    * The pair's dollar rate as an exact ratio: `usdWeiPer` dollar-wei (18 decimals) are worth `pairWeiPer` pair-wei.
    * BNB is priced by the WBNB/USDT pool (0.05% tier), USDT is the dollar; other pairs have no rate (null).
    */
-  private async dollarRate(pair: Currency): Promise<{ usdWeiPer: bigint; pairWeiPer: bigint } | null> {
+  private async dollarRate(pair: Currency): Promise<DollarRate | null> {
     const { wbnb, usdt, pancakeFactory } = this.chain.addresses;
     if (pair.address === usdt) return { usdWeiPer: 10n ** 18n, pairWeiPer: 10n ** BigInt(pair.decimals) };
     if (pair.address !== wbnb) return null;
@@ -352,7 +349,12 @@ export class LaunchService {
       : { usdWeiPer: 1n << 192n, pairWeiPer: priceX192 };
   }
 
-  private async readCap(usd: unknown, inPair: unknown, pair: Currency): Promise<bigint> {
+  private async readCap(
+    usd: unknown,
+    inPair: unknown,
+    pair: Currency,
+    dollarRate: () => Promise<DollarRate | null>,
+  ): Promise<bigint> {
     if (inPair !== undefined && inPair !== null) {
       if (usd !== undefined && usd !== null)
         throw invalid('marketCapUsd', 'send marketCapUsd or marketCapPair, not both');
@@ -364,7 +366,7 @@ export class LaunchService {
       });
     }
     const dollars = parseDecimalAmount(usd, 18, 'marketCapUsd');
-    const rate = await this.dollarRate(pair);
+    const rate = await dollarRate();
     if (rate === null) {
       throw new ApiError('NO_PRICE', `${pair.symbol} has no live dollar price; send marketCapPair`, {
         field: 'marketCapUsd',
@@ -427,6 +429,19 @@ export class LaunchService {
     }
     throw new ApiError('INTERNAL', 'no free token address was found');
   }
+}
+
+/** `usdWeiPer` dollar-wei (18 decimals) are worth `pairWeiPer` pair-wei. */
+interface DollarRate {
+  usdWeiPer: bigint;
+  pairWeiPer: bigint;
+}
+
+/** Dollars per whole pair unit, for display only: amounts themselves are converted with the exact rate. */
+function dollarsPerPair(rate: DollarRate | null, pair: Currency): number | null {
+  return rate === null
+    ? null
+    : (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (pair.decimals - 18);
 }
 
 function readAddress(value: unknown, field: string): Address {
