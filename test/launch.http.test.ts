@@ -2,10 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type Address,
-  createPublicClient,
   createWalletClient,
   encodeFunctionData,
-  type Hex,
   http,
   type PublicClient,
   parseEther,
@@ -17,6 +15,7 @@ import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { DevStablecoin, LaunchFactory, ServiceConfig } from '../src-main/chain/generated/contracts';
 import { PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
+import { type ApiClient, apiClient } from './support/apiClient';
 import { startTestService, type TestService } from './support/startTestService';
 
 /** A 1x1 PNG. */
@@ -27,12 +26,14 @@ const PNG = Buffer.from(
 
 let service: TestService;
 let client: PublicClient;
+let api: ApiClient;
 let images: Server;
 let imageUrl: string;
 
 beforeAll(async () => {
   service = await startTestService();
-  client = createPublicClient({ chain: devnetChain, transport: http(`${service.origin}/rpc`) }) as PublicClient;
+  api = apiClient(service);
+  client = api.client;
   images = createServer((req, res) => {
     if (req.url === '/logo.png') {
       res.writeHead(200, { 'content-type': 'image/png' });
@@ -56,24 +57,9 @@ afterAll(async () => {
   await service?.dispose();
 });
 
-async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${service.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const post = (path: string, body: unknown) => api.post(path, body);
 
-async function signAndSend(index: number, tx: { to: Address; data: Hex; value: string; gas?: string }) {
-  const account = privateKeyToAccount(testAccounts()[index]?.privateKey ?? '0x');
-  const wallet = createWalletClient({ account, chain: devnetChain, transport: http(`${service.origin}/rpc`) });
-  const hash = await wallet.sendTransaction({
-    to: tx.to,
-    data: tx.data,
-    value: BigInt(tx.value),
-    ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
-  });
-  const receipt = await client.getTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
+const signAndSend: ApiClient['signAndSend'] = (index, tx) => api.signAndSend(index, tx);
 
 const creator = () => testAccounts()[2]?.address as Address;
 

@@ -1,25 +1,23 @@
-import { type Address, createWalletClient, type Hex, http, parseEther } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { DevStablecoin } from '../src-main/chain/generated/contracts';
 import { QuoterV2 } from '../src-main/chain/generated/vendor';
-import { devnetChain } from '../src-main/chain/networks';
+import { type ApiClient, apiClient } from './support/apiClient';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
 
 let f: TradingFixture;
+let api: ApiClient;
 
 beforeAll(async () => {
   f = await startTradingFixture();
+  api = apiClient(f.service);
 });
 afterAll(async () => {
   await f?.service.dispose();
 });
 
-async function get(path: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${f.service.url}${path}`);
-  return { status: response.status, body: await response.json() };
-}
+const get = (path: string) => api.get(path);
 
 describe('GET /tokens/{address}', () => {
   it('describes a launched token: pool, creator, pair currency', async () => {
@@ -168,29 +166,9 @@ describe('GET /quote', () => {
   });
 });
 
-async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${f.service.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const post = (path: string, body: unknown) => api.post(path, body);
 
-/** Signs an unsigned transaction with a test account and sends it through /rpc; returns the receipt. */
-async function signAndSend(
-  index: number,
-  tx: { to: Address; data: Hex; value: string; gas?: string; chainId: number },
-) {
-  const account = privateKeyToAccount(testAccounts()[index]?.privateKey ?? '0x');
-  const wallet = createWalletClient({ account, chain: devnetChain, transport: http(`${f.service.origin}/rpc`) });
-  expect(tx.chainId).toBe(31337);
-  const hash = await wallet.sendTransaction({
-    to: tx.to,
-    data: tx.data,
-    value: BigInt(tx.value),
-    ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
-  });
-  const receipt = await f.client.getTransactionReceipt({ hash });
-  expect(receipt.status).toBe('success');
-  return receipt;
-}
+const signAndSend: ApiClient['signAndSend'] = (index, tx) => api.signAndSend(index, tx);
 
 const address = (index: number) => testAccounts()[index]?.address as Address;
 const tokenBalance = (token: Address, who: Address) =>
