@@ -21,6 +21,7 @@ import { readShape, shapeTicks } from '../core/launch/shapes';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
 import { simulateSwap } from '../core/swap/simulateSwap';
 import { formatDecimalAmount, parseDecimalAmount } from '../core/units/decimalAmount';
+import { readAddress } from '../core/units/readAddress';
 import type { Step, UnsignedTx } from './buildService';
 import { chainRead } from './chainRead';
 import type { MediaStore } from './mediaStore';
@@ -442,15 +443,6 @@ function dollarsPerPair(rate: DollarRate | null, pair: Currency): number | null 
   return rate === null
     ? null
     : (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (pair.decimals - 18);
-}
-
-function readAddress(value: unknown, field: string): Address {
-  if (typeof value !== 'string' || !isAddress(value, { strict: false })) {
-    throw new ApiError('INVALID_ADDRESS', `${field} is not an address: expected 0x followed by 40 hex digits`, {
-      field,
-    });
-  }
-  return getAddress(value);
 }
 
 function readText(value: unknown, field: string, maxBytes: number): string {

@@ -1,8 +1,9 @@
-import { type Address, getAddress, isAddress, zeroAddress } from 'viem';
+import { type Address, zeroAddress } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, LaunchFactory } from '../chain/generated/contracts';
 import { PancakeV3Pool } from '../chain/generated/vendor';
 import { ApiError } from '../core/errors';
+import { readAddress } from '../core/units/readAddress';
 import { chainRead } from './chainRead';
 
 export interface Currency {
@@ -42,12 +43,12 @@ export class TokenRegistry {
 
   /** The token's facts; INVALID_ADDRESS for a malformed address, UNKNOWN_TOKEN when the factory did not launch it. */
   get(address: unknown, field = 'token'): Promise<TokenFacts> {
-    if (typeof address !== 'string' || !isAddress(address, { strict: false })) {
-      return Promise.reject(
-        new ApiError('INVALID_ADDRESS', `${field} is not an address: expected 0x followed by 40 hex digits`, { field }),
-      );
+    let key: Address;
+    try {
+      key = readAddress(address, field);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const key = getAddress(address);
     let facts = this.cache.get(key);
     if (!facts) {
       facts = this.read(key);

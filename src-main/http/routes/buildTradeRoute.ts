@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { type Address, getAddress, isAddress } from 'viem';
-import { ApiError } from '../../core/errors';
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
+import { readAddress } from '../../core/units/readAddress';
 import type { BuildService } from '../../services/buildService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
@@ -77,15 +76,6 @@ function routeFor(side: 'buy' | 'sell') {
       ...errorResponses(400, 413, 422, 429, 503),
     },
   });
-}
-
-function readAddress(value: unknown, field: string): Address {
-  if (typeof value !== 'string' || !isAddress(value, { strict: false })) {
-    throw new ApiError('INVALID_ADDRESS', `${field} is not an address: expected 0x followed by 40 hex digits`, {
-      field,
-    });
-  }
-  return getAddress(value);
 }
 
 export function buildTradeRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, builds: BuildService): void {
