@@ -4,7 +4,7 @@ import { DevStablecoin, IAllowanceTransfer, TradeRouter } from '../chain/generat
 import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
 import { referrerCutOf } from '../core/trade/siteFee';
-import { formatDecimalAmount } from '../core/units/decimalAmount';
+import { formatWithSymbol } from '../core/units/decimalAmount';
 import { chainRead } from './chainRead';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
 import type { ReferrerEligibility } from './referrerEligibility';
@@ -122,11 +122,11 @@ export class BuildService {
       );
       if (held < payMax)
         throw short(
-          `the wallet holds ${fmt(held, quote.payCurrency)}; the trade needs ${fmt(payMax, quote.payCurrency)}`,
+          `the wallet holds ${formatWithSymbol(held, quote.payCurrency)}; the trade needs ${formatWithSymbol(payMax, quote.payCurrency)}`,
         );
     } else if (bnb < value) {
       throw short(
-        `the wallet holds ${fmt(bnb, quote.payCurrency)}; the trade needs ${fmt(value, quote.payCurrency)} plus gas`,
+        `the wallet holds ${formatWithSymbol(bnb, quote.payCurrency)}; the trade needs ${formatWithSymbol(value, quote.payCurrency)} plus gas`,
       );
     }
 
@@ -145,7 +145,7 @@ export class BuildService {
     if (bnb < value + gasNeeded) {
       const bnbCurrency = { decimals: 18, symbol: 'BNB' };
       throw short(
-        `the wallet holds ${fmt(bnb, bnbCurrency)}; it needs ${value > 0n ? `${fmt(value, bnbCurrency)} plus ` : ''}up to ${fmt(gasNeeded, bnbCurrency)} of gas`,
+        `the wallet holds ${formatWithSymbol(bnb, bnbCurrency)}; it needs ${value > 0n ? `${formatWithSymbol(value, bnbCurrency)} plus ` : ''}up to ${formatWithSymbol(gasNeeded, bnbCurrency)} of gas`,
       );
     }
 
@@ -265,15 +265,14 @@ function short(message: string): ApiError {
   return new ApiError('INSUFFICIENT_BALANCE', message);
 }
 
-function fmt(wei: bigint, currency: { decimals: number; symbol: string }): string {
-  return `${formatDecimalAmount(wei, currency.decimals)} ${currency.symbol}`;
-}
-
 function explainTrade(quote: Quote, referrer: Address | null, cut: bigint, expiresAt: Date): string {
-  const pay = fmt(quote.pay, quote.payCurrency);
-  const receive = fmt(quote.receive, quote.receiveCurrency);
-  const limit = fmt(quote.limit, quote.limitKind === 'minReceive' ? quote.receiveCurrency : quote.payCurrency);
-  const fee = fmt(quote.siteFee, quote.token.pair);
+  const pay = formatWithSymbol(quote.pay, quote.payCurrency);
+  const receive = formatWithSymbol(quote.receive, quote.receiveCurrency);
+  const limit = formatWithSymbol(
+    quote.limit,
+    quote.limitKind === 'minReceive' ? quote.receiveCurrency : quote.payCurrency,
+  );
+  const fee = formatWithSymbol(quote.siteFee, quote.token.pair);
   const bound = quote.limitKind === 'minReceive' ? `at least ${limit}` : `at most ${limit}`;
   const what =
     quote.side === 'buy'
@@ -283,6 +282,6 @@ function explainTrade(quote: Quote, referrer: Address | null, cut: bigint, expir
       : quote.exact === 'in'
         ? `Sell ${pay} for about ${receive} (${bound})`
         : `Receive ${receive} for about ${pay} (${bound})`;
-  const referral = referrer ? `, of which ${fmt(cut, quote.token.pair)} goes to referrer ${referrer}` : '';
+  const referral = referrer ? `, of which ${formatWithSymbol(cut, quote.token.pair)} goes to referrer ${referrer}` : '';
   return `${what}, site fee ${fee}${referral}; it fails rather than fill worse, and expires at ${expiresAt.toISOString()}.`;
 }

@@ -20,7 +20,7 @@ import { openingTick } from '../core/launch/openingTick';
 import { readShape, shapeTicks } from '../core/launch/shapes';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
 import { simulateSwap } from '../core/swap/simulateSwap';
-import { formatDecimalAmount, parseDecimalAmount } from '../core/units/decimalAmount';
+import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
 import { readAddress } from '../core/units/readAddress';
 import type { Step, UnsignedTx } from './buildService';
 import { chainRead } from './chainRead';
@@ -195,7 +195,7 @@ export class LaunchService {
       if (held < firstBuy) {
         throw new ApiError(
           'INSUFFICIENT_BALANCE',
-          `the wallet holds ${fmt(held, pair)}; the first buy needs ${fmt(firstBuy, pair)}`,
+          `the wallet holds ${formatWithSymbol(held, pair)}; the first buy needs ${formatWithSymbol(firstBuy, pair)}`,
         );
       }
     }
@@ -207,7 +207,7 @@ export class LaunchService {
     if (bnb < value) {
       throw new ApiError(
         'INSUFFICIENT_BALANCE',
-        `the wallet holds ${fmt(bnb, bnbCurrency)}; the launch needs ${fmt(value, bnbCurrency)} plus gas`,
+        `the wallet holds ${formatWithSymbol(bnb, bnbCurrency)}; the launch needs ${formatWithSymbol(value, bnbCurrency)} plus gas`,
       );
     }
     let gas = 6_000_000n;
@@ -227,7 +227,7 @@ export class LaunchService {
     if (bnb < value + maxWei) {
       throw new ApiError(
         'INSUFFICIENT_BALANCE',
-        `the wallet holds ${fmt(bnb, bnbCurrency)}; it needs ${fmt(value, bnbCurrency)} plus up to ${fmt(maxWei, bnbCurrency)} of gas`,
+        `the wallet holds ${formatWithSymbol(bnb, bnbCurrency)}; it needs ${formatWithSymbol(value, bnbCurrency)} plus up to ${formatWithSymbol(maxWei, bnbCurrency)} of gas`,
       );
     }
 
@@ -241,9 +241,9 @@ export class LaunchService {
       `Launch ${name} (${symbol}), ${formatDecimalAmount(supplyWei, 18)} tokens, at a ${trim(capNumber)} ${pair.symbol} market cap ` +
       `against ${pair.symbol} (${FEE_TIERS.find((t) => t.bps === feeTier)?.label} pool)` +
       (firstBuy > 0n
-        ? `, buying about ${formatDecimalAmount(expectedTokens, 18)} ${symbol} for ${fmt(firstBuy, pair)} (at least ${formatDecimalAmount(minTokens, 18)})`
+        ? `, buying about ${formatDecimalAmount(expectedTokens, 18)} ${symbol} for ${formatWithSymbol(firstBuy, pair)} (at least ${formatDecimalAmount(minTokens, 18)})`
         : '') +
-      (launchFeeWei > 0n ? `, paying a ${fmt(launchFeeWei, bnbCurrency)} launch fee` : '') +
+      (launchFeeWei > 0n ? `, paying a ${formatWithSymbol(launchFeeWei, bnbCurrency)} launch fee` : '') +
       '; the liquidity is locked for ever.';
     return {
       wallet,
@@ -518,10 +518,6 @@ function readSplit(raw: unknown, firstBuy: bigint): { wallet: Address; bps: numb
   });
   if (total !== 10_000) throw invalid('firstBuyTo', `the shares add to ${total / 100}, not 100`);
   return split;
-}
-
-function fmt(wei: bigint, currency: { decimals: number; symbol: string }): string {
-  return `${formatDecimalAmount(wei, currency.decimals)} ${currency.symbol}`;
 }
 
 function trim(value: number): string {

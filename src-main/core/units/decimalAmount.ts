@@ -53,3 +53,12 @@ function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   return `a ${value === null ? 'null' : typeof value}`;
 }
+
+/**
+ * Wei as whole units with the currency's symbol, for messages and explanations.
+ *
+ * @example formatWithSymbol(1500000000000000000n, { decimals: 18, symbol: 'BNB' }) // "1.5 BNB"
+ */
+export function formatWithSymbol(wei: bigint, currency: { decimals: number; symbol: string }): string {
+  return `${formatDecimalAmount(wei, currency.decimals)} ${currency.symbol}`;
+}
