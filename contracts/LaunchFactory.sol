@@ -106,7 +106,8 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
             p.symbol,
             p.metadataURI,
             p.royaltyTo,
-            p.burnBps
+            p.burnBps,
+            p.ranges
         );
     }
 

@@ -98,7 +98,8 @@ interface ILaunchFactory is IPayments {
         string symbol,
         string metadataURI,
         address royaltyTo,
-        uint16 burnBps
+        uint16 burnBps,
+        Range[] ranges
     );
 
     /// @notice The launch's first buy: `spent` of the pair for `tokens`, split among the recipients.
