@@ -42,6 +42,11 @@ export interface ChainContext {
   devnet?: Devnet;
   /** Called on every new block. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
+  /**
+   * Runs chain reads that must see one consistent chain (a log follower's batch): on the devnet they wait for blocks
+   * being made and throw-away copies to finish; elsewhere they just run.
+   */
+  consistentRead<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -85,6 +90,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       devnet,
       deployBlock: 0n,
       onBlock: (listener) => devnet.onBlock(listener),
+      consistentRead: (work) => devnet.between(work),
       close: async () => {},
     };
   }
@@ -127,6 +133,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    consistentRead: (work) => work(),
     close: async () => unwatch(),
   };
 }

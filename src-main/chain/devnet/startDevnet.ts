@@ -31,6 +31,11 @@ export interface Devnet {
   /** Called after every block made through this devnet. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
   /**
+   * Runs reads between blocks: no block made through this devnet and no throw-away copy (`onCopy`) is under way while
+   * `work` runs, so what it reads is the real chain, whole.
+   */
+  between<T>(work: () => Promise<T>): Promise<T>;
+  /**
    * Runs `work` on a throw-away copy of the chain: a snapshot is taken, `work` may send transactions as any account
    * (impersonated), and everything is reverted afterwards. Blocks made through the journal wait meanwhile, so nothing
    * real interleaves with the copy.
@@ -191,6 +196,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    between: (work) => serialized(work),
     onCopy: (work) =>
       serialized(async () => {
         const snapshot = await provider.request({ method: 'evm_snapshot', params: [] } as never);
