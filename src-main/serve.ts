@@ -23,12 +23,13 @@ function readOptions() {
         rpc: { type: 'string' },
         web: { type: 'string' },
         'rate-limit': { type: 'string' },
+        confirmations: { type: 'string' },
       },
       strict: true,
     }).values;
   } catch (error) {
     fail(
-      `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR] [--rate-limit on|off]`,
+      `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR] [--rate-limit on|off] [--confirmations N]`,
     );
   }
   const value = (flag: string, env: string) => (parsed[flag] as string | undefined) ?? process.env[env];
@@ -41,8 +42,13 @@ function readOptions() {
   const webRoot = value('web', 'WEB_ROOT');
   const rateLimit = value('rate-limit', 'RATE_LIMIT') ?? 'on';
   if (rateLimit !== 'on' && rateLimit !== 'off') fail(`--rate-limit must be on or off, not "${rateLimit}"`);
+  const confirmationsText = value('confirmations', 'CONFIRMATIONS');
+  if (confirmationsText !== undefined && !/^\d{1,3}$/.test(confirmationsText)) {
+    fail(`--confirmations must be a whole number of blocks from 0 to 999, not "${confirmationsText}"`);
+  }
   return {
     port,
+    ...(confirmationsText !== undefined ? { confirmations: Number(confirmationsText) } : {}),
     network,
     dataDir: resolve(value('data', 'DATA_DIR') ?? `.data/${network}`),
     ...(rpcUrl ? { rpcUrl } : {}),

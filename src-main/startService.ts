@@ -4,18 +4,24 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
-import { createApp, type RateLimits } from './http/createApp';
+import { type AppDeps, createApp, type RateLimits } from './http/createApp';
 import { BuildService } from './services/buildService';
 import { seedDevnet } from './services/devnetSeed';
+import { Indexer } from './services/indexer';
+import { LaunchImages } from './services/launchImages';
 import { LaunchService } from './services/launchService';
 import { MediaStore } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
 import { QuoteService } from './services/quoteService';
-import { ReferrerEligibility } from './services/referrerEligibility';
+import { NO_REGISTERED_REFERRERS, ReferrerEligibility } from './services/referrerEligibility';
 import { SettingsService } from './services/settingsService';
 import { TokenRegistry } from './services/tokenRegistry';
 import { DevnetJournal } from './store/devnetJournal';
-import { openDatabase } from './store/openDatabase';
+import { IndexStore } from './store/indexStore';
+import { type Db, openDatabase } from './store/openDatabase';
+
+/** Confirmations on BSC before a block's events are served: fast finality makes deeper reorganizations rare. */
+export const DEFAULT_CONFIRMATIONS = 3;
 
 export interface ServiceOptions {
   /** 0 picks a free port. */
@@ -31,6 +37,10 @@ export interface ServiceOptions {
   seed?: boolean;
   /** The most gas one launch may use (EIP-7825's cap by default); tests lower it to reach TOO_MUCH_GAS. */
   maxTxGas?: bigint;
+  /** Blocks on top of a block before its events are indexed and served; 0 on the devnet, 3 elsewhere by default. */
+  confirmations?: number;
+  /** Largest block range of one eth_getLogs of the indexer (2,000 by default). */
+  indexRange?: number;
   /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
   deploymentsDir?: string;
   log?: (line: string) => void;
@@ -43,9 +53,67 @@ export interface RunningService {
   origin: string;
   /** The connected chain (with the devnet, when embedded). */
   chain: ChainContext;
+  /** The launch indexer: its status, and `waitFor(block)` to know a block's events are served. */
+  indexer: Indexer;
   /** Settles once a fresh devnet's seed launches and trades are in (at once when there is nothing to seed). */
   seeded: Promise<void>;
   close(): Promise<void>;
+}
+
+export interface Services extends AppDeps {
+  images: LaunchImages;
+}
+
+/**
+ * Builds every service over a connected chain and an open database, as the running app wires them. Nothing starts
+ * until asked: `indexer.start()` follows the chain.
+ */
+export function composeServices(
+  chain: ChainContext,
+  db: Db,
+  options: Omit<ServiceOptions, 'port' | 'rpcUrl' | 'seed' | 'deploymentsDir' | 'log'> & {
+    log: (line: string) => void;
+  },
+): Services {
+  const { log } = options;
+  const index = new IndexStore(db);
+  const media = new MediaStore({ dataDir: options.dataDir, allowLoopbackLinks: options.network === 'devnet' });
+  const images = new LaunchImages(db, media, log);
+  const indexer = new Indexer(chain, index, {
+    confirmations: options.confirmations ?? (options.network === 'devnet' ? 0 : DEFAULT_CONFIRMATIONS),
+    ...(options.indexRange ? { maxRange: options.indexRange } : {}),
+    log,
+    onBatch: (_cursor, events) => {
+      if (events > 0) images.poke();
+    },
+  });
+  const settings = new SettingsService(chain);
+  const tokens = new TokenRegistry(chain, index);
+  const quotes = new QuoteService(new PoolStateService(chain), settings);
+  const builds = new BuildService(
+    chain,
+    quotes,
+    new ReferrerEligibility(chain, NO_REGISTERED_REFERRERS, {
+      isCreator: (wallet) => index.isCreator(wallet),
+      indexedBlock: () => indexer.indexedBlock(),
+    }),
+  );
+  const launches = new LaunchService(chain, settings, media, options.maxTxGas);
+  return {
+    chain,
+    settings,
+    tokens,
+    quotes,
+    builds,
+    launches,
+    media,
+    index,
+    indexer,
+    images,
+    ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+    log,
+  };
 }
 
 /**
@@ -57,6 +125,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   mkdirSync(options.dataDir, { recursive: true });
   const db = openDatabase(join(options.dataDir, 'app.sqlite'));
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
+  let indexer: Indexer | undefined;
   try {
     chain = await connectChain({
       network: options.network,
@@ -65,27 +134,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       journal: new DevnetJournal(db),
       log,
     });
-    const settings = new SettingsService(chain);
-    const tokens = new TokenRegistry(chain);
-    const quotes = new QuoteService(new PoolStateService(chain), settings);
-    const builds = new BuildService(chain, quotes, new ReferrerEligibility(chain));
-    const media = new MediaStore({ dataDir: options.dataDir, allowLoopbackLinks: options.network === 'devnet' });
-    const launches = new LaunchService(chain, settings, media, options.maxTxGas);
-    const app = createApp({
-      chain,
-      settings,
-      builds,
-      launches,
-      media,
-      ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
-      tokens,
-      quotes,
-      ...(options.webRoot ? { webRoot: options.webRoot } : {}),
-      log,
-    });
+    const services = composeServices(chain, db, { ...options, log });
+    const { indexer: startedIndexer, media, launches, builds, tokens, images } = services;
+    indexer = startedIndexer;
+    const app = createApp(services);
     const server = await listen(app.fetch, options.port);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     media.setOrigin(origin);
+    indexer.start();
     const devnet = chain.devnet;
     // A fresh devnet is seeded in the background: the API answers at once, the data follows within a second.
     const seeded =
@@ -98,13 +154,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const answer = await fetch(`${url}/errors`);
     if (!answer.ok) throw new Error(`the API did not answer on ${url} (status ${answer.status})`);
     const connected = chain;
+    const running = indexer;
     return {
       url,
       origin,
       chain: connected,
+      indexer: running,
       seeded,
       close: async () => {
         await seeded;
+        await running.stop();
+        await images.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -114,6 +174,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       },
     };
   } catch (error) {
+    await indexer?.stop();
     await chain?.close();
     db.close();
     throw error;

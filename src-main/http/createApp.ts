@@ -5,11 +5,13 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
 import type { BuildService } from '../services/buildService';
+import type { Indexer } from '../services/indexer';
 import type { LaunchService } from '../services/launchService';
 import type { MediaStore } from '../services/mediaStore';
 import type { QuoteService } from '../services/quoteService';
 import type { SettingsService } from '../services/settingsService';
 import type { TokenRegistry } from '../services/tokenRegistry';
+import type { IndexStore } from '../store/indexStore';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
 import { hostCheck } from './middleware/hostCheck';
@@ -18,10 +20,12 @@ import { rateLimit } from './middleware/rateLimit';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
+import { launchesRoute } from './routes/launchesRoute';
 import { MEDIA_UPLOAD_PATH, mediaRoute, mediaServeRoute } from './routes/mediaRoute';
 import { quoteRoute } from './routes/quoteRoute';
 import { rpcRoute } from './routes/rpcRoute';
 import { settingsRoute } from './routes/settingsRoute';
+import { statusRoute } from './routes/statusRoute';
 import { tokensRoute } from './routes/tokensRoute';
 import { validationHook } from './validationHook';
 
@@ -44,6 +48,8 @@ export interface AppDeps {
   builds: BuildService;
   launches: LaunchService;
   media: MediaStore;
+  index: IndexStore;
+  indexer: Indexer;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -62,6 +68,8 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   }
   settingsRoute(api, deps.settings);
   errorsRoute(api);
+  statusRoute(api, deps.chain, deps.indexer);
+  launchesRoute(api, deps.index);
   tokensRoute(api, deps.tokens);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);

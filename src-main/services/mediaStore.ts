@@ -306,6 +306,21 @@ export class MediaStore {
     return readMetadataDocument(uri, bytes, field);
   }
 
+  /** Whether a file with this CID is stored here (false for a malformed CID). */
+  async has(cid: string): Promise<boolean> {
+    if (!isRawCid(cid)) return false;
+    for (const [, extension] of EXTENSIONS) {
+      if (
+        await stat(join(this.dir, `${cid}.${extension}`)).then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
+    }
+    return false;
+  }
+
   /** A stored file by CID, or null when the CID is malformed or not stored here. STORAGE_UNAVAILABLE on read errors. */
   async get(cid: string): Promise<MediaFile | null> {
     // Only a well-formed CID ever reaches the file system: it is 59 characters of [a-z2-7], so it cannot be a path.

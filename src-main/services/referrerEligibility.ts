@@ -11,11 +11,19 @@ export interface ReferrerDirectory {
 /** Until registration exists, nobody is registered: only token creators are eligible. */
 export const NO_REGISTERED_REFERRERS: ReferrerDirectory = { isRegistered: async () => false };
 
+/** The indexed launches' creators, and how far the index reaches. */
+export interface CreatorLookup {
+  isCreator(wallet: Address): boolean;
+  /** Every launch up to and including this block is indexed. */
+  indexedBlock(): number;
+}
+
 const LAUNCHED = getAbiItem({ abi: LaunchFactory.abi, name: 'Launched' });
 
 /**
- * Who may be named as a referrer: a registered referrer, or the creator of any token the factory launched (found
- * by the creator topic of its Launched events). A creator stays a creator, so positive answers are kept.
+ * Who may be named as a referrer: a registered referrer, or the creator of any token the factory launched. Creators
+ * are found in the index, and in the Launched events of the blocks the index has not reached yet (by the creator
+ * topic). A creator stays a creator, so positive answers are kept.
  */
 export class ReferrerEligibility {
   private readonly creators = new Set<Address>();
@@ -23,6 +31,7 @@ export class ReferrerEligibility {
   constructor(
     private readonly chain: ChainContext,
     private readonly directory: ReferrerDirectory = NO_REGISTERED_REFERRERS,
+    private readonly index?: CreatorLookup,
   ) {}
 
   async isEligible(referrer: Address): Promise<boolean> {
@@ -30,12 +39,17 @@ export class ReferrerEligibility {
     if (await this.directory.isRegistered(referrer)) return true;
     const factory = this.chain.addresses.factory;
     if (!factory) return false;
+    if (this.index?.isCreator(referrer)) {
+      this.creators.add(referrer);
+      return true;
+    }
+    const unindexed = this.index ? BigInt(this.index.indexedBlock() + 1) : this.chain.deployBlock;
     const logs = await chainRead('the launches of the referrer', () =>
       this.chain.client.getLogs({
         address: factory,
         event: LAUNCHED,
         args: { creator: referrer },
-        fromBlock: this.chain.deployBlock,
+        fromBlock: unindexed > this.chain.deployBlock ? unindexed : this.chain.deployBlock,
         toBlock: 'latest',
       }),
     );

@@ -3,7 +3,9 @@ import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, LaunchFactory } from '../chain/generated/contracts';
 import { PancakeV3Pool } from '../chain/generated/vendor';
 import { ApiError } from '../core/errors';
+import { FEE_TIERS } from '../core/limits';
 import { readAddress } from '../core/units/readAddress';
+import type { IndexedLaunch } from '../store/indexStore';
 import { chainRead } from './chainRead';
 
 export interface Currency {
@@ -30,16 +32,27 @@ export interface TokenFacts {
 }
 
 const MAX_CACHED = 10_000;
+/** Every token the factory launches has 18 decimals (LaunchToken's constant). */
+const LAUNCH_TOKEN_DECIMALS = 18;
+
+/** The indexed launches, when an indexer keeps them. */
+export interface LaunchLookup {
+  launch(token: Address): IndexedLaunch | null;
+}
 
 /**
- * Answers "is this a token we launched, and what is it": the factory is the authority (until the indexer serves the
- * same facts from SQLite). Facts of launched tokens never change, so they are cached.
+ * Answers "is this a token we launched, and what is it": from the index when the launch is indexed, otherwise from
+ * the factory on chain (a launch in a block the indexer has not reached yet). Facts of launched tokens never change,
+ * so they are cached.
  */
 export class TokenRegistry {
   private readonly cache = new Map<Address, Promise<TokenFacts>>();
   private readonly currencies = new Map<Address, Promise<Currency>>();
 
-  constructor(private readonly chain: ChainContext) {}
+  constructor(
+    private readonly chain: ChainContext,
+    private readonly index?: LaunchLookup,
+  ) {}
 
   /** The token's facts; INVALID_ADDRESS for a malformed address, UNKNOWN_TOKEN when the factory did not launch it. */
   get(address: unknown, field = 'token'): Promise<TokenFacts> {
@@ -72,6 +85,23 @@ export class TokenRegistry {
   }
 
   private async read(token: Address): Promise<TokenFacts> {
+    const indexed = this.index?.launch(token);
+    const spacing = indexed ? FEE_TIERS.find((tier) => tier.bps === indexed.fee)?.tickSpacing : undefined;
+    if (indexed && spacing !== undefined) {
+      return {
+        address: token,
+        name: indexed.name,
+        symbol: indexed.symbol,
+        decimals: LAUNCH_TOKEN_DECIMALS,
+        creator: indexed.creator,
+        pool: indexed.pool,
+        feeTier: indexed.fee,
+        tickSpacing: spacing,
+        pair: await this.currency(indexed.pair),
+        quoteIsBnb: indexed.pair === this.chain.addresses.wbnb,
+        tokenIs0: BigInt(token) < BigInt(indexed.pair),
+      };
+    }
     const { client, addresses } = this.chain;
     const factory = addresses.factory;
     if (!factory) throw new ApiError('NOT_DEPLOYED', `the launch factory is not deployed on ${this.chain.network}`);

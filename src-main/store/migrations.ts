@@ -25,4 +25,137 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX devnet_journal_fingerprint ON devnet_journal (fingerprint, seq);
     `,
   },
+  {
+    id: '2026-11-23-indexer',
+    sql: `
+      -- What the indexer follows and how far it got: every event up to and including \`block\` is stored.
+      CREATE TABLE index_state (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        chain_id   INTEGER NOT NULL,
+        factory    TEXT    NOT NULL,
+        router     TEXT    NOT NULL,
+        referrals  TEXT,
+        from_block INTEGER NOT NULL,  -- where the backfill started (the contracts' deploy block)
+        block      INTEGER NOT NULL,  -- from_block - 1 until the first batch is in
+        hash       TEXT,              -- that block's hash, checked against the chain before going on
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- Hashes of recently indexed blocks, to find where a reorganized chain forked from the one indexed.
+      CREATE TABLE index_blocks (
+        number INTEGER PRIMARY KEY,
+        hash   TEXT NOT NULL
+      ) STRICT;
+
+      -- One row per Launched event. Amounts are wei as decimal strings; addresses checksummed.
+      CREATE TABLE launches (
+        token            TEXT    PRIMARY KEY,
+        creator          TEXT    NOT NULL,
+        pool             TEXT    NOT NULL,
+        pair             TEXT    NOT NULL,
+        fee              INTEGER NOT NULL,
+        supply           TEXT    NOT NULL,
+        opening_tick     INTEGER NOT NULL,
+        salt             TEXT    NOT NULL,
+        name             TEXT    NOT NULL,
+        symbol           TEXT    NOT NULL,
+        metadata_uri     TEXT    NOT NULL,
+        royalty_to       TEXT,             -- null: royalties go to the creator
+        burn_bps         INTEGER NOT NULL,
+        ranges           TEXT    NOT NULL, -- the shape: JSON [{ tickLower, tickUpper, bps }]
+        first_buy_spent  TEXT,             -- null when the launch had no first buy
+        first_buy_tokens TEXT,
+        block            INTEGER NOT NULL,
+        log_index        INTEGER NOT NULL,
+        tx_hash          TEXT    NOT NULL,
+        timestamp        INTEGER NOT NULL  -- the block's, Unix seconds
+      ) STRICT;
+      CREATE UNIQUE INDEX launches_position ON launches (block, log_index);
+      CREATE INDEX launches_creator ON launches (creator);
+
+      -- The logo of each launch, found in its metadata after indexing (network work, kept apart from the events).
+      CREATE TABLE launch_images (
+        token        TEXT    PRIMARY KEY REFERENCES launches (token) ON DELETE CASCADE,
+        state        TEXT    NOT NULL CHECK (state IN ('pending', 'found', 'none', 'retry')),
+        image        TEXT,               -- ipfs:// or https:// link from the metadata
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        next_attempt INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX launch_images_due ON launch_images (state, next_attempt);
+
+      -- Every Trade event of the router.
+      CREATE TABLE trades (
+        block        INTEGER NOT NULL,
+        log_index    INTEGER NOT NULL,
+        tx_hash      TEXT    NOT NULL,
+        timestamp    INTEGER NOT NULL,
+        trader       TEXT    NOT NULL,
+        token        TEXT    NOT NULL,
+        referrer     TEXT,              -- null: no referrer
+        pair         TEXT    NOT NULL,
+        is_buy       INTEGER NOT NULL CHECK (is_buy IN (0, 1)),
+        pair_amount  TEXT    NOT NULL,
+        token_amount TEXT    NOT NULL,
+        fee          TEXT    NOT NULL,
+        cut          TEXT    NOT NULL,
+        PRIMARY KEY (block, log_index)
+      ) STRICT;
+      CREATE INDEX trades_token ON trades (token, block);
+      CREATE INDEX trades_trader ON trades (trader, block);
+      CREATE INDEX trades_referrer ON trades (referrer, block) WHERE referrer IS NOT NULL;
+
+      -- Wallet -> referrer, from the router's Bound events: made once, for life.
+      CREATE TABLE bindings (
+        wallet    TEXT    PRIMARY KEY,
+        referrer  TEXT    NOT NULL,
+        block     INTEGER NOT NULL,
+        log_index INTEGER NOT NULL,
+        tx_hash   TEXT    NOT NULL,
+        timestamp INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX bindings_referrer ON bindings (referrer);
+      CREATE INDEX bindings_block ON bindings (block);
+
+      -- Royalty collections, from the factory's Collected events.
+      CREATE TABLE collections (
+        block            INTEGER NOT NULL,
+        log_index        INTEGER NOT NULL,
+        tx_hash          TEXT    NOT NULL,
+        timestamp        INTEGER NOT NULL,
+        token            TEXT    NOT NULL,
+        recipient        TEXT    NOT NULL,
+        pair_fees        TEXT    NOT NULL,
+        token_fees       TEXT    NOT NULL,
+        pair_to_royalty  TEXT    NOT NULL,
+        token_to_royalty TEXT    NOT NULL,
+        tokens_burned    TEXT    NOT NULL,
+        PRIMARY KEY (block, log_index)
+      ) STRICT;
+      CREATE INDEX collections_token ON collections (token, block);
+
+      -- The referral vault's weekly roots and the claims paid from them.
+      CREATE TABLE referral_roots (
+        block     INTEGER NOT NULL,
+        log_index INTEGER NOT NULL,
+        tx_hash   TEXT    NOT NULL,
+        timestamp INTEGER NOT NULL,
+        week      INTEGER NOT NULL,
+        root      TEXT    NOT NULL,
+        total     TEXT    NOT NULL,
+        PRIMARY KEY (block, log_index)
+      ) STRICT;
+      CREATE INDEX referral_roots_week ON referral_roots (week);
+      CREATE TABLE referral_claims (
+        block     INTEGER NOT NULL,
+        log_index INTEGER NOT NULL,
+        tx_hash   TEXT    NOT NULL,
+        timestamp INTEGER NOT NULL,
+        referrer  TEXT    NOT NULL,
+        week      INTEGER NOT NULL,
+        amount    TEXT    NOT NULL,
+        PRIMARY KEY (block, log_index)
+      ) STRICT;
+      CREATE INDEX referral_claims_referrer ON referral_claims (referrer, week);
+    `,
+  },
 ];

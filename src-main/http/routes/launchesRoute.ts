@@ -1,0 +1,121 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { ApiError } from '../../core/errors';
+import type { IndexedLaunch, IndexStore } from '../../store/indexStore';
+import type { AppEnv } from '../env';
+import { AddressSchema, errorResponses } from '../schemas';
+
+export const DEFAULT_PAGE = 50;
+export const MAX_PAGE = 200;
+
+const LaunchItemSchema = z
+  .object({
+    token: AddressSchema,
+    symbol: z.string(),
+    name: z.string(),
+    creator: AddressSchema.openapi({ description: 'wallet that launched it' }),
+    pool: AddressSchema,
+    pair: AddressSchema.openapi({ description: 'pair currency contract' }),
+    feeTier: z.number().int().openapi({ description: '10000 = 1%' }),
+    image: z.string().nullable().openapi({ description: 'logo link; null until found in the metadata, or none' }),
+    launchedAt: z.string().openapi({ description: 'ISO 8601, the block time' }),
+    tx: z.string().openapi({ description: 'transaction hash of the launch' }),
+    block: z.number().int(),
+  })
+  .openapi('LaunchListItem');
+
+const LaunchPageSchema = z
+  .object({
+    launches: z.array(LaunchItemSchema),
+    next: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({
+        description:
+          'Send it as `after` next time to get only newer launches: the block of the newest launch in this answer, ' +
+          'null when the answer is empty (keep the `after` you sent).',
+      }),
+  })
+  .openapi('LaunchPage');
+
+const route = createRoute({
+  method: 'get',
+  path: '/launches',
+  summary: 'Launched tokens: the newest, or everything since a block (for polling)',
+  description:
+    'Without `after`: the newest launches, newest first. With `after`: launches in blocks after it, oldest first. ' +
+    'A page never splits a block, so a block number is a cursor that neither skips nor repeats; a page may hold ' +
+    'fewer than `limit` launches, and when one block alone holds more, the page is that whole block. A launch ' +
+    "appears once its block has the network's confirmations (0 on the devnet).",
+  request: {
+    query: z.object({
+      after: z.string().optional().openapi({ description: 'block number: the `next` of a previous answer' }),
+      limit: z
+        .string()
+        .optional()
+        .openapi({ description: `1 to ${MAX_PAGE}, default ${DEFAULT_PAGE}` }),
+    }),
+  },
+  responses: {
+    200: { description: 'Launch page', content: { 'application/json': { schema: LaunchPageSchema } } },
+    ...errorResponses(400),
+  },
+});
+
+function readAfter(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  if (!/^\d{1,15}$/.test(value)) {
+    throw new ApiError('INVALID_CURSOR', `after must be a block number (digits only), not "${value.slice(0, 40)}"`, {
+      field: 'after',
+    });
+  }
+  return Number(value);
+}
+
+function readLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PAGE;
+  const limit = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_PAGE)) {
+    throw new ApiError(
+      'INVALID_BODY',
+      `limit must be a whole number from 1 to ${MAX_PAGE}, not "${value.slice(0, 40)}"`,
+      {
+        field: 'limit',
+        fix: `Send limit from 1 to ${MAX_PAGE}, or leave it out for ${DEFAULT_PAGE}.`,
+      },
+    );
+  }
+  return limit;
+}
+
+/** A logo stored on this server is kept as its path; the answer carries the link at the origin it was asked on. */
+export function imageLink(image: string | null, origin: string): string | null {
+  return image?.startsWith('/') ? `${origin}${image}` : image;
+}
+
+function launchItem(launch: IndexedLaunch, origin: string) {
+  return {
+    token: launch.token,
+    symbol: launch.symbol,
+    name: launch.name,
+    creator: launch.creator,
+    pool: launch.pool,
+    pair: launch.pair,
+    feeTier: launch.fee,
+    image: imageLink(launch.image, origin),
+    launchedAt: new Date(launch.timestamp * 1000).toISOString(),
+    tx: launch.txHash,
+    block: launch.block,
+  };
+}
+
+export function launchesRoute(app: OpenAPIHono<AppEnv>, index: IndexStore): void {
+  app.openapi(route, (c) => {
+    const after = readAfter(c.req.query('after'));
+    const limit = readLimit(c.req.query('limit'));
+    const launches = after === null ? index.newestLaunches(limit) : index.launchesAfter(after, limit);
+    const newest = after === null ? launches[0] : launches[launches.length - 1];
+    const origin = new URL(c.req.url).origin;
+    return c.json({ launches: launches.map((launch) => launchItem(launch, origin)), next: newest?.block ?? null }, 200);
+  });
+}

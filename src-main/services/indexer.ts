@@ -1,0 +1,385 @@
+import { type Address, type Hex, numberToHex, type PublicClient } from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import { decodeServiceEvent, type RawLog, SERVICE_EVENT_TOPICS, type ServiceEvent } from '../chain/serviceEvents';
+import type { IndexCounts, IndexCursor, IndexStore } from '../store/indexStore';
+
+/** The parts of the connected chain the indexer uses. */
+export type IndexerSource = Pick<ChainContext, 'client' | 'chainId' | 'addresses' | 'deployBlock' | 'consistentRead'> &
+  Partial<Pick<ChainContext, 'onBlock'>>;
+
+export interface IndexerOptions {
+  /** Blocks a block must have on top of it before its events are indexed (0 on the devnet). */
+  confirmations: number;
+  /** Largest block range asked of eth_getLogs; the range halves when the RPC refuses one and grows back after. */
+  maxRange?: number;
+  /** How often to look for new blocks when the chain does not announce them (milliseconds). */
+  pollMs?: number;
+  /** How often to log progress while backfilling (milliseconds). */
+  progressEveryMs?: number;
+  log?: (line: string) => void;
+  /** Called after each batch is stored (tests and the benchmark follow the indexer with it). */
+  onBatch?: (cursor: IndexCursor, events: number) => void;
+}
+
+export interface IndexerStatus {
+  /** backfilling: more than one batch behind; following: keeping up with new blocks; retrying: the last try failed. */
+  state: 'starting' | 'backfilling' | 'following' | 'retrying' | 'stopped';
+  fromBlock: number;
+  /** Every event up to and including this block is stored. */
+  indexedBlock: number;
+  /** The chain's latest block, when last seen. */
+  chainHead: number | null;
+  confirmations: number;
+  /** Blocks indexed since this run started. */
+  blocksDone: number;
+  /** Blocks between the indexed block and the newest confirmed one. */
+  blocksLeft: number;
+  /** Indexing rate over the last few seconds. */
+  blocksPerSecond: number;
+  eventsPerSecond: number;
+  /** Block range of the next eth_getLogs. */
+  range: number;
+  reorgs: number;
+  stored: IndexCounts;
+  lastError: { message: string; at: string } | null;
+}
+
+interface Header {
+  number: number;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: number;
+}
+
+/** The chain changed under a batch (a log's block is not the block now at that height): the batch is read again. */
+class ChainMoved extends Error {}
+
+const DEFAULT_MAX_RANGE = 2_000;
+const GROW_AFTER_SUCCESSES = 3;
+const MAX_RETRY_DELAY_MS = 30_000;
+const RATE_WINDOW_MS = 10_000;
+
+/**
+ * Follows the service's contracts (factory, router, referral vault) and keeps their events in SQLite: eth_getLogs
+ * in block ranges from the deploy block, then new blocks as they come. Each batch goes in with the cursor in one
+ * transaction; before going on, the indexed block's hash is checked against the chain, and a reorganization rolls
+ * back the orphaned blocks' rows (also in one transaction) and reads the new ones.
+ */
+export class Indexer {
+  private cursor: IndexCursor = { block: -1, hash: null };
+  private readonly fromBlock: number;
+  private readonly addresses: Address[];
+  private range: number;
+  private readonly maxRange: number;
+  private successes = 0;
+  private head: number | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private state: IndexerStatus['state'] = 'starting';
+  private lastError: IndexerStatus['lastError'] = null;
+  private reorgs = 0;
+  private counts: IndexCounts = { launches: 0, trades: 0, bindings: 0, collections: 0 };
+  private readonly run = { blocks: 0, samples: [] as { at: number; block: number; events: number }[], events: 0 };
+  private lastProgressLog = 0;
+  private backfillStart: { at: number; block: number } | null = null;
+  private readonly waiters = new Set<{ block: number; resolve: () => void }>();
+
+  constructor(
+    private readonly source: IndexerSource,
+    private readonly store: IndexStore,
+    private readonly options: IndexerOptions,
+  ) {
+    const { factory, router, referrals } = source.addresses;
+    if (!factory || !router) throw new Error('the indexer needs the factory and the router deployed');
+    this.addresses = [factory, router, ...(referrals ? [referrals] : [])];
+    this.fromBlock = Number(source.deployBlock);
+    this.maxRange = Math.max(1, options.maxRange ?? DEFAULT_MAX_RANGE);
+    this.range = this.maxRange;
+    this.cursor = store.open({
+      chainId: source.chainId,
+      factory,
+      router,
+      referrals: referrals ?? null,
+      fromBlock: this.fromBlock,
+    });
+    this.counts = store.counts();
+  }
+
+  /** Starts following: at once, on every announced block, and every `pollMs`. */
+  start(): void {
+    this.unsubscribe = this.source.onBlock?.(() => this.poke()) ?? null;
+    this.pollTimer = setInterval(() => this.poke(), this.options.pollMs ?? 4_000);
+    this.pollTimer.unref();
+    this.poke();
+  }
+
+  /** Stops after the batch under way (which is stored whole). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.state = 'stopped';
+    this.unsubscribe?.();
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.running;
+  }
+
+  /** Looks for new blocks now (coalesced with a run under way). */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Resolves once every event up to `block` is stored. */
+  waitFor(block: number | bigint): Promise<void> {
+    const target = Number(block);
+    if (this.cursor.block >= target) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.add({ block: target, resolve });
+      this.poke();
+    });
+  }
+
+  /** Every event up to and including this block is stored. */
+  indexedBlock(): number {
+    return this.cursor.block;
+  }
+
+  /** Runs until the newest confirmed block is indexed (used by tools that index and exit). */
+  async catchUpOnce(): Promise<IndexCursor> {
+    await this.catchUp();
+    return this.cursor;
+  }
+
+  status(): IndexerStatus {
+    const safe = this.head === null ? null : this.head - this.options.confirmations;
+    const samples = this.run.samples;
+    const first = samples[0];
+    const last = samples[samples.length - 1];
+    const seconds = first && last && last.at > first.at ? (last.at - first.at) / 1000 : 0;
+    return {
+      state: this.state,
+      fromBlock: this.fromBlock,
+      indexedBlock: this.cursor.block,
+      chainHead: this.head,
+      confirmations: this.options.confirmations,
+      blocksDone: this.run.blocks,
+      blocksLeft: safe === null ? 0 : Math.max(0, safe - this.cursor.block),
+      blocksPerSecond: seconds > 0 && first && last ? Math.round((last.block - first.block) / seconds) : 0,
+      eventsPerSecond: seconds > 0 && first && last ? Math.round((last.events - first.events) / seconds) : 0,
+      range: this.range,
+      reorgs: this.reorgs,
+      stored: { ...this.counts },
+      lastError: this.lastError,
+    };
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.catchUp();
+        this.failures = 0;
+      } catch (error) {
+        if (this.stopped) return;
+        this.failures++;
+        const message = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
+        this.lastError = { message, at: new Date().toISOString() };
+        this.state = 'retrying';
+        const delay = Math.min(MAX_RETRY_DELAY_MS, 250 * 2 ** Math.min(this.failures, 10));
+        if (this.failures === 1 || this.failures % 10 === 0) {
+          this.log(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
+        }
+        this.retryTimer = setTimeout(() => this.poke(), delay);
+        this.retryTimer.unref();
+        return;
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  private async catchUp(): Promise<void> {
+    const { client } = this.source;
+    const head = Number(await client.request({ method: 'eth_blockNumber' }));
+    this.head = head;
+    const safe = head - this.options.confirmations;
+    if (this.cursor.block >= safe) {
+      // Nothing new to read, but the indexed block may have been replaced (a reorganization at the same height or
+      // a chain that went back).
+      await this.source.consistentRead(() => this.checkCursor(head));
+      this.state = 'following';
+      return;
+    }
+    if (safe - this.cursor.block > this.range && !this.backfillStart) {
+      this.backfillStart = { at: Date.now(), block: this.cursor.block };
+    }
+    while (!this.stopped && this.cursor.block < safe) {
+      this.state = safe - this.cursor.block > this.range ? 'backfilling' : 'following';
+      try {
+        await this.source.consistentRead(() => this.batch(this.cursor.block + 1, safe, head));
+      } catch (error) {
+        if (!(error instanceof ChainMoved)) throw error;
+        await this.source.consistentRead(() => this.checkCursor(head));
+      }
+      this.reportProgress(safe);
+    }
+    this.state = 'following';
+    if (this.backfillStart && this.cursor.block >= safe) {
+      const seconds = (Date.now() - this.backfillStart.at) / 1000;
+      const blocks = this.cursor.block - this.backfillStart.block;
+      this.log(`indexer: caught up at block ${this.cursor.block} (${blocks} blocks in ${seconds.toFixed(1)} s)`);
+      this.backfillStart = null;
+    }
+  }
+
+  /** Reads and stores the events of blocks [from, ...], as many as the RPC accepts in one range up to `safe`. */
+  private async batch(from: number, safe: number, head: number): Promise<void> {
+    let to = Math.min(safe, from + this.range - 1);
+    let logs: RawLog[];
+    for (;;) {
+      try {
+        logs = await this.logs(from, to);
+        break;
+      } catch (error) {
+        // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy.
+        if (to === from) throw error;
+        this.range = Math.max(1, Math.floor((to - from + 1) / 2));
+        this.successes = 0;
+        to = from + this.range - 1;
+      }
+    }
+    if (++this.successes >= GROW_AFTER_SUCCESSES && this.range < this.maxRange) {
+      this.range = Math.min(this.maxRange, this.range * 2);
+      this.successes = 0;
+    }
+
+    const blocks = new Set<number>([from, to]);
+    for (const log of logs) {
+      if (log.removed) throw new ChainMoved(`a log of block ${log.blockNumber} was removed`);
+      blocks.add(Number(log.blockNumber));
+    }
+    const headers = new Map<number, Header>();
+    await Promise.all(
+      [...blocks].map(async (number) => {
+        const header = await this.header(number);
+        if (!header) throw new ChainMoved(`block ${number} is gone (the chain head is ${head})`);
+        headers.set(number, header);
+      }),
+    );
+    const first = headers.get(from) as Header;
+    if (this.cursor.hash !== null && first.parentHash !== this.cursor.hash) {
+      throw new ChainMoved(`block ${from} does not follow the indexed block ${this.cursor.block}`);
+    }
+    const events: ServiceEvent[] = [];
+    for (const log of logs) {
+      if (headers.get(Number(log.blockNumber))?.hash !== log.blockHash) {
+        throw new ChainMoved(`block ${log.blockNumber} changed while it was read`);
+      }
+      const event = decodeServiceEvent(log);
+      if (event) events.push(event);
+    }
+    const timestamps = new Map<number, number>();
+    const hashes = new Map<number, Hex>();
+    for (const [number, header] of headers) {
+      timestamps.set(number, header.timestamp);
+      hashes.set(number, header.hash);
+    }
+    this.cursor = this.store.write({ events, timestamps, hashes, to });
+    for (const event of events) {
+      if (event.kind === 'launched') this.counts.launches++;
+      else if (event.kind === 'trade') this.counts.trades++;
+      else if (event.kind === 'bound') this.counts.bindings++;
+      else if (event.kind === 'collected') this.counts.collections++;
+    }
+    this.run.blocks += to - from + 1;
+    this.run.events += events.length;
+    this.sample();
+    this.options.onBatch?.(this.cursor, events.length);
+    for (const waiter of this.waiters) {
+      if (this.cursor.block >= waiter.block) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  /** Checks that the indexed block is still the chain's; if not, rolls back to where the two chains agree. */
+  private async checkCursor(head: number): Promise<void> {
+    if (this.cursor.hash === null) return;
+    const header = this.cursor.block <= head ? await this.header(this.cursor.block) : null;
+    if (header?.hash === this.cursor.hash) return;
+    this.reorgs++;
+    const was = this.cursor.block;
+    for (const kept of this.store.recentHashes()) {
+      if (kept.number > head || kept.number >= was) continue;
+      const now = await this.header(kept.number);
+      if (now?.hash === kept.hash) {
+        this.cursor = this.store.rollBack(kept.number, kept.hash);
+        this.counts = this.store.counts();
+        this.log(`indexer: the chain was reorganized after block ${kept.number}; blocks up to ${was} read again`);
+        return;
+      }
+    }
+    this.cursor = this.store.rollBack(this.fromBlock - 1, null);
+    this.counts = this.store.counts();
+    this.log(`indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`);
+  }
+
+  private async logs(from: number, to: number): Promise<RawLog[]> {
+    const client = this.source.client as PublicClient;
+    return (await client.request({
+      method: 'eth_getLogs',
+      params: [
+        {
+          fromBlock: numberToHex(from),
+          toBlock: numberToHex(to),
+          address: this.addresses,
+          topics: [SERVICE_EVENT_TOPICS as Hex[]],
+        },
+      ],
+    })) as RawLog[];
+  }
+
+  private async header(number: number): Promise<Header | null> {
+    const block = (await this.source.client.request({
+      method: 'eth_getBlockByNumber',
+      params: [numberToHex(number), false],
+    })) as { hash: Hex; parentHash: Hex; timestamp: Hex; number: Hex } | null;
+    if (!block) return null;
+    return { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) };
+  }
+
+  private sample(): void {
+    const now = Date.now();
+    const samples = this.run.samples;
+    samples.push({ at: now, block: this.cursor.block, events: this.run.events });
+    while (samples.length > 2 && (samples[0] as { at: number }).at < now - RATE_WINDOW_MS) samples.shift();
+  }
+
+  private reportProgress(safe: number): void {
+    if (!this.backfillStart) return;
+    const now = Date.now();
+    if (now - this.lastProgressLog < (this.options.progressEveryMs ?? 5_000)) return;
+    this.lastProgressLog = now;
+    const total = safe - this.backfillStart.block;
+    const done = this.cursor.block - this.backfillStart.block;
+    const { blocksPerSecond, eventsPerSecond } = this.status();
+    this.log(
+      `indexer: backfill ${Math.floor((done / Math.max(1, total)) * 100)}%, block ${this.cursor.block} of ${safe} ` +
+        `(${safe - this.cursor.block} left, ${blocksPerSecond} blocks/s, ${eventsPerSecond} events/s)`,
+    );
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+}

@@ -1,0 +1,337 @@
+import { type Address, getAddress, type Hex, zeroAddress } from 'viem';
+import type { LaunchRange, ServiceEvent } from '../chain/serviceEvents';
+import type { Db } from './openDatabase';
+
+/** What the indexer follows: a stored index made for anything else is started afresh. */
+export interface IndexTarget {
+  chainId: number;
+  factory: Address;
+  router: Address;
+  referrals: Address | null;
+  fromBlock: number;
+}
+
+export interface IndexCursor {
+  /** Every event up to and including this block is stored. */
+  block: number;
+  /** That block's hash; null before the first batch. */
+  hash: Hex | null;
+}
+
+/** One batch of the chain: the events of blocks (cursor, to], the block times, and the hashes to remember. */
+export interface IndexBatch {
+  events: readonly ServiceEvent[];
+  /** Unix seconds of every block that has events. */
+  timestamps: ReadonlyMap<number, number>;
+  /** Block hashes to keep for reorg detection; the batch's last block must be among them. */
+  hashes: ReadonlyMap<number, Hex>;
+  to: number;
+}
+
+/** A launch as stored: the spec's list item plus what the factory was told. */
+export interface IndexedLaunch {
+  token: Address;
+  creator: Address;
+  pool: Address;
+  pair: Address;
+  fee: number;
+  supply: bigint;
+  openingTick: number;
+  name: string;
+  symbol: string;
+  metadataURI: string;
+  royaltyTo: Address | null;
+  burnBps: number;
+  ranges: LaunchRange[];
+  firstBuy: { spent: bigint; tokens: bigint } | null;
+  /** The logo link found in the metadata: null until found, or when there is none. */
+  image: string | null;
+  block: number;
+  logIndex: number;
+  txHash: Hex;
+  timestamp: number;
+}
+
+export interface IndexCounts {
+  launches: number;
+  trades: number;
+  bindings: number;
+  collections: number;
+}
+
+/** Hashes kept for reorg detection: deeper reorganizations than this restart the index from the deploy block. */
+export const KEPT_BLOCK_HASHES = 512;
+
+const INDEX_TABLES = [
+  'launches',
+  'trades',
+  'bindings',
+  'collections',
+  'referral_roots',
+  'referral_claims',
+  'index_blocks',
+] as const;
+
+const LAUNCH_COLUMNS = `l.token, l.creator, l.pool, l.pair, l.fee, l.supply, l.opening_tick AS openingTick, l.name,
+  l.symbol, l.metadata_uri AS metadataURI, l.royalty_to AS royaltyTo, l.burn_bps AS burnBps, l.ranges,
+  l.first_buy_spent AS firstBuySpent, l.first_buy_tokens AS firstBuyTokens, i.image, l.block, l.log_index AS logIndex,
+  l.tx_hash AS txHash, l.timestamp`;
+const LAUNCH_FROM = 'launches l LEFT JOIN launch_images i ON i.token = l.token';
+
+interface LaunchRow extends Omit<IndexedLaunch, 'supply' | 'ranges' | 'firstBuy'> {
+  supply: string;
+  ranges: string;
+  firstBuySpent: string | null;
+  firstBuyTokens: string | null;
+}
+
+function toLaunch(row: LaunchRow): IndexedLaunch {
+  const { firstBuySpent, firstBuyTokens, supply, ranges, ...rest } = row;
+  return {
+    ...rest,
+    supply: BigInt(supply),
+    ranges: JSON.parse(ranges) as LaunchRange[],
+    firstBuy:
+      firstBuySpent !== null && firstBuyTokens !== null
+        ? { spent: BigInt(firstBuySpent), tokens: BigInt(firstBuyTokens) }
+        : null,
+  };
+}
+
+/**
+ * The indexer's tables: batches go in whole with the cursor (one transaction each), reorganized blocks come out whole,
+ * and the API's queries read them. Amounts are stored as decimal strings of wei (they do not fit SQLite's integers).
+ */
+export class IndexStore {
+  private readonly statements;
+
+  constructor(private readonly db: Db) {
+    const prepare = (sql: string) => db.prepare(sql);
+    this.statements = {
+      state: prepare('SELECT chain_id, factory, router, referrals, from_block, block, hash FROM index_state'),
+      setState: prepare(
+        `INSERT OR REPLACE INTO index_state (id, chain_id, factory, router, referrals, from_block, block, hash, updated_at)
+         VALUES (1, @chainId, @factory, @router, @referrals, @fromBlock, @block, @hash, @now)`,
+      ),
+      moveCursor: prepare('UPDATE index_state SET block = ?, hash = ?, updated_at = ? WHERE id = 1'),
+      keepHash: prepare('INSERT OR REPLACE INTO index_blocks (number, hash) VALUES (?, ?)'),
+      forgetOldHashes: prepare('DELETE FROM index_blocks WHERE number < ?'),
+      recentHashes: prepare('SELECT number, hash FROM index_blocks ORDER BY number DESC'),
+      launch: prepare(
+        `INSERT INTO launches (token, creator, pool, pair, fee, supply, opening_tick, salt, name, symbol, metadata_uri,
+           royalty_to, burn_bps, ranges, first_buy_spent, first_buy_tokens, block, log_index, tx_hash, timestamp)
+         VALUES (@token, @creator, @pool, @pair, @fee, @supply, @openingTick, @salt, @name, @symbol, @metadataURI,
+           @royaltyTo, @burnBps, @ranges, @firstBuySpent, @firstBuyTokens, @block, @logIndex, @txHash, @timestamp)`,
+      ),
+      launchImage: prepare("INSERT INTO launch_images (token, state) VALUES (?, 'pending')"),
+      trade: prepare(
+        `INSERT INTO trades (block, log_index, tx_hash, timestamp, trader, token, referrer, pair, is_buy, pair_amount,
+           token_amount, fee, cut)
+         VALUES (@block, @logIndex, @txHash, @timestamp, @trader, @token, @referrer, @pair, @isBuy, @pairAmount,
+           @tokenAmount, @fee, @cut)`,
+      ),
+      binding: prepare(
+        `INSERT INTO bindings (wallet, referrer, block, log_index, tx_hash, timestamp)
+         VALUES (@wallet, @referrer, @block, @logIndex, @txHash, @timestamp)`,
+      ),
+      collection: prepare(
+        `INSERT INTO collections (block, log_index, tx_hash, timestamp, token, recipient, pair_fees, token_fees,
+           pair_to_royalty, token_to_royalty, tokens_burned)
+         VALUES (@block, @logIndex, @txHash, @timestamp, @token, @recipient, @pairFees, @tokenFees, @pairToRoyalty,
+           @tokenToRoyalty, @tokensBurned)`,
+      ),
+      root: prepare(
+        `INSERT INTO referral_roots (block, log_index, tx_hash, timestamp, week, root, total)
+         VALUES (@block, @logIndex, @txHash, @timestamp, @week, @root, @total)`,
+      ),
+      claim: prepare(
+        `INSERT INTO referral_claims (block, log_index, tx_hash, timestamp, referrer, week, amount)
+         VALUES (@block, @logIndex, @txHash, @timestamp, @referrer, @week, @amount)`,
+      ),
+      rollback: INDEX_TABLES.map((table) =>
+        prepare(`DELETE FROM ${table} WHERE ${table === 'index_blocks' ? 'number' : 'block'} > ?`),
+      ),
+      wipe: [...INDEX_TABLES, 'index_state'].map((table) => prepare(`DELETE FROM ${table}`)),
+      newest: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} ORDER BY l.block DESC, l.log_index DESC LIMIT ?`),
+      since: prepare(
+        `SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block > ? ORDER BY l.block, l.log_index LIMIT ?`,
+      ),
+      inBlock: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block = ? ORDER BY l.log_index`),
+      byToken: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.token = ?`),
+      isCreator: prepare('SELECT 1 FROM launches WHERE creator = ? LIMIT 1').pluck(),
+      counts: prepare(
+        `SELECT (SELECT count(*) FROM launches) AS launches, (SELECT count(*) FROM trades) AS trades,
+           (SELECT count(*) FROM bindings) AS bindings, (SELECT count(*) FROM collections) AS collections`,
+      ),
+    };
+  }
+
+  /**
+   * The cursor of the index made for `target`. A stored index of another chain or deployment is wiped first, and a
+   * fresh one starts just before the deploy block.
+   */
+  open(target: IndexTarget): IndexCursor {
+    const stored = this.statements.state.get() as
+      | {
+          chain_id: number;
+          factory: string;
+          router: string;
+          referrals: string | null;
+          from_block: number;
+          block: number;
+          hash: Hex | null;
+        }
+      | undefined;
+    if (
+      stored &&
+      stored.chain_id === target.chainId &&
+      stored.factory === target.factory &&
+      stored.router === target.router &&
+      stored.referrals === target.referrals &&
+      stored.from_block === target.fromBlock
+    ) {
+      return { block: stored.block, hash: stored.hash };
+    }
+    const fresh = { block: target.fromBlock - 1, hash: null };
+    this.db.transaction(() => {
+      for (const statement of this.statements.wipe) statement.run();
+      this.statements.setState.run({ ...target, ...fresh, now: Date.now() });
+    })();
+    return fresh;
+  }
+
+  /** Stores a batch and moves the cursor to its last block, all in one transaction: it is in whole or not at all. */
+  write(batch: IndexBatch): IndexCursor {
+    const s = this.statements;
+    const hash = batch.hashes.get(batch.to);
+    if (!hash) throw new Error(`the batch to block ${batch.to} does not carry that block's hash`);
+    this.db.transaction(() => {
+      const firstBuys = new Map<Address, { spent: bigint; tokens: bigint }>();
+      for (const event of batch.events) {
+        if (event.kind === 'firstBuy') firstBuys.set(event.token, { spent: event.spent, tokens: event.tokens });
+      }
+      for (const event of batch.events) {
+        const timestamp = batch.timestamps.get(event.block);
+        if (timestamp === undefined) throw new Error(`no timestamp for block ${event.block}`);
+        const at = { block: event.block, logIndex: event.logIndex, txHash: event.txHash, timestamp };
+        switch (event.kind) {
+          case 'launched': {
+            // The factory emits FirstBuy before Launched, in the same transaction, so both are in this batch.
+            const firstBuy = firstBuys.get(event.token);
+            s.launch.run({
+              ...at,
+              token: event.token,
+              creator: event.creator,
+              pool: event.pool,
+              pair: event.pair,
+              fee: event.fee,
+              supply: event.supply.toString(),
+              openingTick: event.openingTick,
+              salt: event.salt,
+              name: event.name,
+              symbol: event.symbol,
+              metadataURI: event.metadataURI,
+              royaltyTo: event.royaltyTo === zeroAddress ? null : event.royaltyTo,
+              burnBps: event.burnBps,
+              ranges: JSON.stringify(event.ranges),
+              firstBuySpent: firstBuy ? firstBuy.spent.toString() : null,
+              firstBuyTokens: firstBuy ? firstBuy.tokens.toString() : null,
+            });
+            s.launchImage.run(event.token);
+            break;
+          }
+          case 'firstBuy':
+            break;
+          case 'trade':
+            s.trade.run({
+              ...at,
+              trader: event.trader,
+              token: event.token,
+              referrer: event.referrer === zeroAddress ? null : event.referrer,
+              pair: event.pair,
+              isBuy: event.isBuy ? 1 : 0,
+              pairAmount: event.pairAmount.toString(),
+              tokenAmount: event.tokenAmount.toString(),
+              fee: event.fee.toString(),
+              cut: event.cut.toString(),
+            });
+            break;
+          case 'bound':
+            s.binding.run({ ...at, wallet: event.wallet, referrer: event.referrer });
+            break;
+          case 'collected':
+            s.collection.run({
+              ...at,
+              token: event.token,
+              recipient: event.recipient,
+              pairFees: event.pairFees.toString(),
+              tokenFees: event.tokenFees.toString(),
+              pairToRoyalty: event.pairToRoyalty.toString(),
+              tokenToRoyalty: event.tokenToRoyalty.toString(),
+              tokensBurned: event.tokensBurned.toString(),
+            });
+            break;
+          case 'rootPosted':
+            s.root.run({ ...at, week: Number(event.week), root: event.root, total: event.total.toString() });
+            break;
+          case 'claimed':
+            s.claim.run({ ...at, referrer: event.referrer, week: Number(event.week), amount: event.amount.toString() });
+            break;
+        }
+      }
+      for (const [number, blockHash] of batch.hashes) s.keepHash.run(number, blockHash);
+      s.forgetOldHashes.run(batch.to - KEPT_BLOCK_HASHES);
+      s.moveCursor.run(batch.to, hash, Date.now());
+    })();
+    return { block: batch.to, hash };
+  }
+
+  /** Recent block hashes, newest first: where to look for the block a reorganized chain forked from. */
+  recentHashes(): { number: number; hash: Hex }[] {
+    return this.statements.recentHashes.all() as { number: number; hash: Hex }[];
+  }
+
+  /** Removes everything after `block` (a reorganized chain's orphaned blocks) and moves the cursor back, together. */
+  rollBack(block: number, hash: Hex | null): IndexCursor {
+    this.db.transaction(() => {
+      for (const statement of this.statements.rollback) statement.run(block);
+      this.statements.moveCursor.run(block, hash, Date.now());
+    })();
+    return { block, hash };
+  }
+
+  /** The newest launches, newest first. */
+  newestLaunches(limit: number): IndexedLaunch[] {
+    return (this.statements.newest.all(limit) as LaunchRow[]).map(toLaunch);
+  }
+
+  /**
+   * Launches after `block`, oldest first, in whole blocks: a page ends at a block boundary, so a block number is a
+   * cursor that neither skips nor repeats. When one block alone holds more than `limit` launches, the page is that
+   * whole block.
+   */
+  launchesAfter(block: number, limit: number): IndexedLaunch[] {
+    const rows = this.statements.since.all(block, limit + 1) as LaunchRow[];
+    if (rows.length <= limit) return rows.map(toLaunch);
+    const last = rows[limit - 1] as LaunchRow;
+    const cut = (rows[limit] as LaunchRow).block === last.block;
+    if (!cut) return rows.slice(0, limit).map(toLaunch);
+    const whole = rows.slice(0, limit).filter((row) => row.block !== last.block);
+    if (whole.length > 0) return whole.map(toLaunch);
+    return (this.statements.inBlock.all(last.block) as LaunchRow[]).map(toLaunch);
+  }
+
+  launch(token: Address): IndexedLaunch | null {
+    const row = this.statements.byToken.get(getAddress(token)) as LaunchRow | undefined;
+    return row ? toLaunch(row) : null;
+  }
+
+  isCreator(wallet: Address): boolean {
+    return this.statements.isCreator.get(getAddress(wallet)) !== undefined;
+  }
+
+  /** Rows stored per kind (a full count: for start-up and after a rollback, not per request). */
+  counts(): IndexCounts {
+    return this.statements.counts.get() as IndexCounts;
+  }
+}
