@@ -1,0 +1,133 @@
+import { type Address, type Hex, pad, toHex } from 'viem';
+import { describe, expect, it } from 'vitest';
+import type { ServiceEvent } from '../chain/serviceEvents';
+import { IndexStore } from './indexStore';
+import { openDatabase } from './openDatabase';
+
+const address = (n: number) => pad(toHex(n), { size: 20 }) as Address;
+const hash = (n: number) => pad(toHex(n), { size: 32 }) as Hex;
+const TARGET = { chainId: 31337, factory: address(1), router: address(2), referrals: null, fromBlock: 5 };
+
+function launched(token: number, block: number, logIndex: number): ServiceEvent {
+  return {
+    kind: 'launched',
+    block,
+    logIndex,
+    txHash: hash(block * 100 + logIndex),
+    token: address(token),
+    creator: address(900),
+    pool: address(token + 1000),
+    pair: address(3),
+    fee: 10000,
+    supply: 10n ** 27n,
+    openingTick: -207200,
+    salt: hash(token),
+    name: `T${token}`,
+    symbol: `T${token}`,
+    metadataURI: 'ipfs://x',
+    royaltyTo: address(0),
+    burnBps: 0,
+    ranges: [{ tickLower: -207200, tickUpper: 887200, bps: 10000 }],
+  };
+}
+
+/** A store holding launches at the given blocks, one batch per block. */
+function storeWith(blocks: number[]) {
+  const store = new IndexStore(openDatabase(':memory:'));
+  store.open(TARGET);
+  let token = 100;
+  const byBlock = new Map<number, number>();
+  for (const block of blocks) byBlock.set(block, (byBlock.get(block) ?? 0) + 1);
+  for (const [block, n] of [...byBlock].sort((x, y) => x[0] - y[0])) {
+    const events = Array.from({ length: n }, (_, i) => launched(token++, block, i * 2));
+    store.write({
+      events,
+      timestamps: new Map([[block, 1_700_000_000 + block]]),
+      hashes: new Map([[block, hash(block)]]),
+      to: block,
+    });
+  }
+  return store;
+}
+
+const blocksOf = (launches: { block: number }[]) => launches.map((l) => l.block);
+
+describe('IndexStore pages', () => {
+  it('never splits a block: a page ends at a block boundary, or is one whole block bigger than the limit', () => {
+    const store = storeWith([10, 10, 10, 11, 11, 12]);
+    expect(blocksOf(store.launchesAfter(0, 2))).toEqual([10, 10, 10]);
+    expect(blocksOf(store.launchesAfter(0, 4))).toEqual([10, 10, 10]);
+    expect(blocksOf(store.launchesAfter(0, 5))).toEqual([10, 10, 10, 11, 11]);
+    expect(blocksOf(store.launchesAfter(10, 2))).toEqual([11, 11]);
+    expect(blocksOf(store.launchesAfter(10, 1))).toEqual([11, 11]);
+    expect(blocksOf(store.launchesAfter(11, 50))).toEqual([12]);
+    expect(store.launchesAfter(12, 50)).toEqual([]);
+    expect(blocksOf(store.newestLaunches(4))).toEqual([12, 11, 11, 10]);
+  });
+
+  it('walks every launch exactly once when a poller follows next at any page size', () => {
+    const blocks = [6, 7, 7, 7, 7, 9, 12, 12, 13, 20, 20, 20];
+    const store = storeWith(blocks);
+    for (let limit = 1; limit <= 6; limit++) {
+      let after = 0;
+      const seen: string[] = [];
+      for (;;) {
+        const page = store.launchesAfter(after, limit);
+        if (page.length === 0) break;
+        seen.push(...page.map((l) => l.token));
+        after = page[page.length - 1]?.block ?? after;
+      }
+      expect(seen).toEqual(store.launchesAfter(0, 200).map((l) => l.token));
+      expect(seen).toHaveLength(blocks.length);
+    }
+  });
+});
+
+describe('IndexStore writes', () => {
+  it('stores the first buy with its launch, though the factory logs it first', () => {
+    const store = new IndexStore(openDatabase(':memory:'));
+    store.open(TARGET);
+    const launch = launched(100, 8, 3);
+    const firstBuy: ServiceEvent = {
+      kind: 'firstBuy',
+      block: 8,
+      logIndex: 1,
+      txHash: launch.txHash,
+      token: address(100),
+      spent: 5n,
+      tokens: 7n,
+    };
+    store.write({ events: [firstBuy, launch], timestamps: new Map([[8, 1]]), hashes: new Map([[8, hash(8)]]), to: 8 });
+    expect(store.launch(address(100))?.firstBuy).toEqual({ spent: 5n, tokens: 7n });
+  });
+
+  it('rolls back the rows after a block together with the cursor', () => {
+    const store = storeWith([6, 7, 8]);
+    expect(store.rollBack(6, hash(6))).toEqual({ block: 6, hash: hash(6) });
+    expect(blocksOf(store.launchesAfter(0, 50))).toEqual([6]);
+    expect(store.recentHashes().map((h) => h.number)).toEqual([6]);
+    expect(store.counts().launches).toBe(1);
+  });
+
+  it('keeps a batch out whole when it cannot be written, cursor included', () => {
+    const store = storeWith([6]);
+    const duplicate = launched(100, 9, 0); // token 100 is already stored: the primary key refuses it
+    expect(() =>
+      store.write({
+        events: [launched(500, 9, 1), duplicate],
+        timestamps: new Map([[9, 1]]),
+        hashes: new Map([[9, hash(9)]]),
+        to: 9,
+      }),
+    ).toThrow();
+    expect(blocksOf(store.launchesAfter(0, 50))).toEqual([6]);
+    expect(store.open(TARGET)).toEqual({ block: 6, hash: hash(6) });
+  });
+
+  it('starts afresh when the stored index was made for another chain or deployment', () => {
+    const store = storeWith([6, 7]);
+    expect(store.open(TARGET)).toEqual({ block: 7, hash: hash(7) });
+    expect(store.open({ ...TARGET, factory: address(77) })).toEqual({ block: 4, hash: null });
+    expect(store.counts().launches).toBe(0);
+  });
+});
