@@ -1,11 +1,11 @@
 import { type Address, type Hex, numberToHex, type PublicClient } from 'viem';
-import type { ChainContext } from '../chain/connectChain';
+import type { ChainContext, ServiceAddresses } from '../chain/connectChain';
 import { decodeServiceEvent, type RawLog, SERVICE_EVENT_TOPICS, type ServiceEvent } from '../chain/serviceEvents';
 import type { IndexCounts, IndexCursor, IndexStore } from '../store/indexStore';
 
 /** The parts of the connected chain the indexer uses. */
-export type IndexerSource = Pick<ChainContext, 'client' | 'chainId' | 'addresses' | 'deployBlock' | 'consistentRead'> &
-  Partial<Pick<ChainContext, 'onBlock'>>;
+export type IndexerSource = Pick<ChainContext, 'client' | 'chainId' | 'deployBlock' | 'consistentRead'> &
+  Partial<Pick<ChainContext, 'onBlock'>> & { addresses: Pick<ServiceAddresses, 'factory' | 'router' | 'referrals'> };
 
 export interface IndexerOptions {
   /** Blocks a block must have on top of it before its events are indexed (0 on the devnet). */
