@@ -1,71 +1,263 @@
-import type { Address } from 'viem';
+import {
+  type Address,
+  getAbiItem,
+  type Hash,
+  numberToHex,
+  type PublicClient,
+  parseEventLogs,
+  toEventSelector,
+} from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { PancakeV3Pool } from '../chain/generated/vendor';
 import { MAX_TICK, MIN_TICK } from '../core/math/tickMath';
-import type { InitializedTick, PoolState } from '../core/swap/poolState';
+import { applyPoolEvents, type PoolEvent, type TrackedPoolState, type TrackedTick } from '../core/swap/applyPoolEvents';
+import type { PoolState } from '../core/swap/poolState';
 import { chainRead } from './chainRead';
 
 /** Bitmap words read in parallel at a time, so a pool with a fine tick spacing does not flood the RPC. */
 const WORD_BATCH = 64;
+/** Pools kept; beyond this the least recently quoted is dropped and read in full again if asked for. */
+const MAX_POOLS = 2000;
+
+/** The events that move what the swap engine reads; the pool's others (Collect, Flash, fee settings) leave it. */
+const POOL_EVENTS = [
+  getAbiItem({ abi: PancakeV3Pool.abi, name: 'Swap' }),
+  getAbiItem({ abi: PancakeV3Pool.abi, name: 'Mint' }),
+  getAbiItem({ abi: PancakeV3Pool.abi, name: 'Burn' }),
+] as const;
+const POOL_TOPICS = POOL_EVENTS.map((event) => toEventSelector(event));
+
+interface BlockRef {
+  number: bigint;
+  hash: Hash;
+}
+
+/** Full reads asked for before their turn came: they run together, at one block. */
+interface Admission {
+  pools: Set<Address>;
+  read: Promise<Map<Address, PromiseSettledResult<TrackedPoolState>>>;
+}
 
 /**
- * Keeps each pool's state (price, liquidity, every initialized tick) for the quote engine. A pool is read from the
- * chain on first use and again after each new block, when trades may have moved it; concurrent requests for the same
- * pool share one read.
+ * Keeps each pool's state (price, liquidity, every initialized tick) for the quote engine. A pool is read in full
+ * once, on first use; after that each new block brings every cached pool forward from the pools' own Swap, Mint and
+ * Burn logs, fetched in one getLogs. When the chain cannot be followed that way (a reorg, the devnet reverted, a
+ * failed read) every pool is forgotten and read in full again on next use, so no quote sees a half-applied state.
+ *
+ * Syncs and full reads run one at a time, in order, each inside the chain's consistent read. A get waits for the
+ * latest sync asked for, so it never sees a state older than the block it came at; concurrent gets of a pool not yet
+ * read share one read.
  */
 export class PoolStateService {
-  private readonly cache = new Map<Address, { block: bigint; state: Promise<PoolState> }>();
-  private block = 0n;
+  /** Cached states by lower-case address, least recently used first (a Map keeps insertion order). */
+  private readonly pools = new Map<Address, TrackedPoolState>();
+  /** The block every cached state is at. */
+  private synced: BlockRef | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The latest sync asked for; never rejects. */
+  private syncing: Promise<void> = Promise.resolve();
+  private syncQueued = false;
+  /** The next full read, while it waits for its turn. */
+  private admission: Admission | undefined;
+  private readonly loading = new Map<Address, Promise<PoolState>>();
 
   constructor(private readonly chain: ChainContext) {
-    chain.onBlock((blockNumber) => {
-      this.block = blockNumber > this.block ? blockNumber : this.block + 1n;
-    });
+    chain.onBlock(() => this.sync());
   }
 
-  get(pool: Address): Promise<PoolState> {
-    const cached = this.cache.get(pool);
-    if (cached && cached.block === this.block) return cached.state;
-    const state = chainRead('the pool state', () => this.read(pool));
-    const entry = { block: this.block, state };
-    this.cache.set(pool, entry);
-    state.catch(() => {
-      if (this.cache.get(pool) === entry) this.cache.delete(pool);
-    });
-    return state;
-  }
-
-  private async read(address: Address): Promise<PoolState> {
-    const { client } = this.chain;
-    const pool = { address, abi: PancakeV3Pool.abi } as const;
-    const [slot0, liquidity, fee, tickSpacing] = await Promise.all([
-      client.readContract({ ...pool, functionName: 'slot0' }),
-      client.readContract({ ...pool, functionName: 'liquidity' }),
-      client.readContract({ ...pool, functionName: 'fee' }),
-      client.readContract({ ...pool, functionName: 'tickSpacing' }),
-    ]);
-    // The bitmap has one bit per usable tick (tick / spacing), 256 to a word.
-    const firstWord = Math.floor(Math.ceil(MIN_TICK / tickSpacing) / 256);
-    const lastWord = Math.floor(Math.floor(MAX_TICK / tickSpacing) / 256);
-    const indexes: number[] = [];
-    for (let start = firstWord; start <= lastWord; start += WORD_BATCH) {
-      const words = Array.from({ length: Math.min(WORD_BATCH, lastWord - start + 1) }, (_, i) => start + i);
-      const bitmaps = await Promise.all(
-        words.map((word) => client.readContract({ ...pool, functionName: 'tickBitmap', args: [word] })),
-      );
-      words.forEach((word, i) => {
-        let bits = bitmaps[i] ?? 0n;
-        for (let bit = 0; bits !== 0n; bit++, bits >>= 1n) {
-          if (bits & 1n) indexes.push((word * 256 + bit) * tickSpacing);
-        }
-      });
+  /** The pool's state as of the latest block announced, read in full if it is not cached. */
+  async get(pool: Address): Promise<PoolState> {
+    const key = pool.toLowerCase() as Address;
+    await this.syncing;
+    const cached = this.pools.get(key);
+    if (cached) {
+      this.pools.delete(key);
+      this.pools.set(key, cached);
+      return cached;
     }
-    const ticks: InitializedTick[] = await Promise.all(
-      indexes.map(async (index) => {
-        const info = await client.readContract({ ...pool, functionName: 'ticks', args: [index] });
-        return { index, liquidityNet: info[1] };
-      }),
-    );
-    return { sqrtPriceX96: slot0[0], tick: slot0[1], liquidity, fee, tickSpacing, ticks };
+    let loading = this.loading.get(key);
+    if (!loading) {
+      const load = chainRead('the pool state', () => this.load(key));
+      loading = load;
+      this.loading.set(key, load);
+      load.then(
+        () => this.loading.delete(key),
+        () => this.loading.delete(key),
+      );
+    }
+    return loading;
   }
+
+  /** Runs `work` after everything queued before it. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Asks for a sync of every cached pool to the head; one waiting is enough, as it reads the head when it starts. */
+  private sync(): void {
+    if (this.syncQueued) return;
+    this.syncQueued = true;
+    this.syncing = this.exclusive(() =>
+      this.chain.consistentRead(async () => {
+        this.syncQueued = false;
+        if (this.pools.size > 0) await this.follow(await this.head());
+      }),
+    ).catch(() => {
+      this.syncQueued = false;
+      this.forget();
+    });
+  }
+
+  /** Reads `pool` in full at the head, together with whatever other pools were asked for meanwhile. */
+  private async load(pool: Address): Promise<PoolState> {
+    let admission = this.admission;
+    if (!admission) {
+      const pools = new Set<Address>();
+      const read = this.exclusive(() => {
+        this.admission = undefined;
+        return this.chain.consistentRead(() => this.admit([...pools]));
+      });
+      admission = { pools, read };
+      this.admission = admission;
+    }
+    admission.pools.add(pool);
+    const result = (await admission.read).get(pool);
+    if (!result) throw new Error(`the read of ${pool} was lost`);
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  }
+
+  private async admit(pools: Address[]): Promise<Map<Address, PromiseSettledResult<TrackedPoolState>>> {
+    const head = await this.head();
+    // The cached pools come to the same block first, so that one getLogs keeps following them all.
+    await this.follow(head);
+    const reads = await Promise.allSettled(pools.map((pool) => readPool(this.chain.client, pool, head.number)));
+    const results = new Map<Address, PromiseSettledResult<TrackedPoolState>>();
+    pools.forEach((pool, i) => {
+      const read = reads[i] as PromiseSettledResult<TrackedPoolState>;
+      results.set(pool, read);
+      if (read.status === 'fulfilled') this.pools.set(pool, read.value);
+    });
+    for (const oldest of this.pools.keys()) {
+      if (this.pools.size <= MAX_POOLS) break;
+      this.pools.delete(oldest);
+    }
+    this.synced = head;
+    return results;
+  }
+
+  /** Brings every cached pool to `head` from their logs, or forgets them all when that cannot be done safely. */
+  private async follow(head: BlockRef): Promise<void> {
+    const from = this.synced;
+    if (!from || this.pools.size === 0) return;
+    let updated: Map<Address, TrackedPoolState> | undefined;
+    try {
+      updated = await this.replay(from, head);
+    } catch {
+      updated = undefined;
+    }
+    if (!updated) return this.forget();
+    for (const [pool, state] of updated) this.pools.set(pool, state);
+    this.synced = head;
+  }
+
+  /**
+   * The cached pools' states at `head`, from the Swap, Mint and Burn logs after `from`; undefined when `from` is no
+   * longer on the chain (a reorg, or the devnet reverted to a snapshot) or a log cannot be trusted. Throws a
+   * RangeError if an event does not fit the state.
+   */
+  private async replay(from: BlockRef, head: BlockRef): Promise<Map<Address, TrackedPoolState> | undefined> {
+    const updated = new Map<Address, TrackedPoolState>();
+    if (head.number < from.number) return undefined;
+    if (head.number === from.number) return head.hash === from.hash ? updated : undefined;
+    const { client } = this.chain;
+    const still = await client.getBlock({ blockNumber: from.number });
+    if (still.hash !== from.hash) return undefined;
+    const raw = await client.request({
+      method: 'eth_getLogs',
+      params: [
+        {
+          address: [...this.pools.keys()],
+          topics: [POOL_TOPICS],
+          fromBlock: numberToHex(from.number + 1n),
+          toBlock: numberToHex(head.number),
+        },
+      ],
+    });
+    const logs = parseEventLogs({ abi: POOL_EVENTS, logs: raw, strict: true });
+    // A log that did not decode, was removed, or belongs to another block at the head's height: the range moved.
+    if (logs.length !== raw.length) return undefined;
+    for (const log of logs) {
+      if (log.removed || log.blockNumber === null || log.logIndex === null) return undefined;
+      if (log.blockNumber === head.number && log.blockHash !== head.hash) return undefined;
+    }
+    logs.sort((a, b) =>
+      a.blockNumber === b.blockNumber ? (a.logIndex ?? 0) - (b.logIndex ?? 0) : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
+    const events = new Map<Address, PoolEvent[]>();
+    for (const log of logs) {
+      const pool = log.address.toLowerCase() as Address;
+      const list = events.get(pool) ?? [];
+      events.set(pool, list);
+      if (log.eventName === 'Swap') {
+        const { sqrtPriceX96, tick, liquidity } = log.args;
+        list.push({ kind: 'swap', sqrtPriceX96, tick, liquidity });
+      } else {
+        const { tickLower, tickUpper, amount } = log.args;
+        list.push({ kind: log.eventName === 'Mint' ? 'mint' : 'burn', tickLower, tickUpper, amount });
+      }
+    }
+    for (const [pool, list] of events) {
+      const state = this.pools.get(pool);
+      if (!state) return undefined;
+      updated.set(pool, applyPoolEvents(state, list));
+    }
+    return updated;
+  }
+
+  private forget(): void {
+    this.pools.clear();
+    this.synced = undefined;
+  }
+
+  private async head(): Promise<BlockRef> {
+    const block = await this.chain.client.getBlock({ blockTag: 'latest' });
+    return { number: block.number, hash: block.hash };
+  }
+}
+
+/** slot0, liquidity and every initialized tick of `address`, all as of `blockNumber`. */
+async function readPool(client: PublicClient, address: Address, blockNumber: bigint): Promise<TrackedPoolState> {
+  const pool = { address, abi: PancakeV3Pool.abi, blockNumber } as const;
+  const [slot0, liquidity, fee, tickSpacing] = await Promise.all([
+    client.readContract({ ...pool, functionName: 'slot0' }),
+    client.readContract({ ...pool, functionName: 'liquidity' }),
+    client.readContract({ ...pool, functionName: 'fee' }),
+    client.readContract({ ...pool, functionName: 'tickSpacing' }),
+  ]);
+  // The bitmap has one bit per usable tick (tick / spacing), 256 to a word.
+  const firstWord = Math.floor(Math.ceil(MIN_TICK / tickSpacing) / 256);
+  const lastWord = Math.floor(Math.floor(MAX_TICK / tickSpacing) / 256);
+  const indexes: number[] = [];
+  for (let start = firstWord; start <= lastWord; start += WORD_BATCH) {
+    const words = Array.from({ length: Math.min(WORD_BATCH, lastWord - start + 1) }, (_, i) => start + i);
+    const bitmaps = await Promise.all(
+      words.map((word) => client.readContract({ ...pool, functionName: 'tickBitmap', args: [word] })),
+    );
+    words.forEach((word, i) => {
+      let bits = bitmaps[i] ?? 0n;
+      for (let bit = 0; bits !== 0n; bit++, bits >>= 1n) {
+        if (bits & 1n) indexes.push((word * 256 + bit) * tickSpacing);
+      }
+    });
+  }
+  const ticks: TrackedTick[] = await Promise.all(
+    indexes.map(async (index) => {
+      const info = await client.readContract({ ...pool, functionName: 'ticks', args: [index] });
+      return { index, liquidityGross: info[0], liquidityNet: info[1] };
+    }),
+  );
+  return { sqrtPriceX96: slot0[0], tick: slot0[1], liquidity, fee, tickSpacing, ticks };
 }
