@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './benchmark';
 import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
+import { indexerBench } from './indexerBench';
 import { launchBench } from './launchBench';
 import { type BenchResult, formatTable, writeResults } from './report';
 import { serveColdStart } from './serveColdStart';
@@ -22,6 +23,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   contractGas,
   tradingBench,
   launchBench,
+  indexerBench,
 ];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');

@@ -52,6 +52,23 @@ export interface IndexedLaunch {
   timestamp: number;
 }
 
+/** A launch as the list shows it. */
+export type ListedLaunch = Pick<
+  IndexedLaunch,
+  | 'token'
+  | 'symbol'
+  | 'name'
+  | 'creator'
+  | 'pool'
+  | 'pair'
+  | 'fee'
+  | 'image'
+  | 'timestamp'
+  | 'txHash'
+  | 'block'
+  | 'logIndex'
+>;
+
 export interface IndexCounts {
   launches: number;
   trades: number;
@@ -77,6 +94,9 @@ const LAUNCH_COLUMNS = `l.token, l.creator, l.pool, l.pair, l.fee, l.supply, l.o
   l.first_buy_spent AS firstBuySpent, l.first_buy_tokens AS firstBuyTokens, i.image, l.block, l.log_index AS logIndex,
   l.tx_hash AS txHash, l.timestamp`;
 const LAUNCH_FROM = 'launches l LEFT JOIN launch_images i ON i.token = l.token';
+/** Only what a list item shows: pages are read often, and every column read costs. */
+const LIST_COLUMNS = `l.token, l.symbol, l.name, l.creator, l.pool, l.pair, l.fee, i.image, l.timestamp,
+  l.tx_hash AS txHash, l.block, l.log_index AS logIndex`;
 
 interface LaunchRow extends Omit<IndexedLaunch, 'supply' | 'ranges' | 'firstBuy'> {
   supply: string;
@@ -120,15 +140,13 @@ export class IndexStore {
       launch: prepare(
         `INSERT INTO launches (token, creator, pool, pair, fee, supply, opening_tick, salt, name, symbol, metadata_uri,
            royalty_to, burn_bps, ranges, first_buy_spent, first_buy_tokens, block, log_index, tx_hash, timestamp)
-         VALUES (@token, @creator, @pool, @pair, @fee, @supply, @openingTick, @salt, @name, @symbol, @metadataURI,
-           @royaltyTo, @burnBps, @ranges, @firstBuySpent, @firstBuyTokens, @block, @logIndex, @txHash, @timestamp)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       launchImage: prepare("INSERT INTO launch_images (token, state) VALUES (?, 'pending')"),
       trade: prepare(
         `INSERT INTO trades (block, log_index, tx_hash, timestamp, trader, token, referrer, pair, is_buy, pair_amount,
            token_amount, fee, cut)
-         VALUES (@block, @logIndex, @txHash, @timestamp, @trader, @token, @referrer, @pair, @isBuy, @pairAmount,
-           @tokenAmount, @fee, @cut)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       binding: prepare(
         `INSERT INTO bindings (wallet, referrer, block, log_index, tx_hash, timestamp)
@@ -218,43 +236,50 @@ export class IndexStore {
           case 'launched': {
             // The factory emits FirstBuy before Launched, in the same transaction, so both are in this batch.
             const firstBuy = firstBuys.get(event.token);
-            s.launch.run({
-              ...at,
-              token: event.token,
-              creator: event.creator,
-              pool: event.pool,
-              pair: event.pair,
-              fee: event.fee,
-              supply: event.supply.toString(),
-              openingTick: event.openingTick,
-              salt: event.salt,
-              name: event.name,
-              symbol: event.symbol,
-              metadataURI: event.metadataURI,
-              royaltyTo: event.royaltyTo === zeroAddress ? null : event.royaltyTo,
-              burnBps: event.burnBps,
-              ranges: JSON.stringify(event.ranges),
-              firstBuySpent: firstBuy ? firstBuy.spent.toString() : null,
-              firstBuyTokens: firstBuy ? firstBuy.tokens.toString() : null,
-            });
+            // Positional parameters: the indexer's hot path, and binding by name costs more than the insert itself.
+            s.launch.run(
+              event.token,
+              event.creator,
+              event.pool,
+              event.pair,
+              event.fee,
+              event.supply.toString(),
+              event.openingTick,
+              event.salt,
+              event.name,
+              event.symbol,
+              event.metadataURI,
+              event.royaltyTo === zeroAddress ? null : event.royaltyTo,
+              event.burnBps,
+              JSON.stringify(event.ranges),
+              firstBuy ? firstBuy.spent.toString() : null,
+              firstBuy ? firstBuy.tokens.toString() : null,
+              event.block,
+              event.logIndex,
+              event.txHash,
+              timestamp,
+            );
             s.launchImage.run(event.token);
             break;
           }
           case 'firstBuy':
             break;
           case 'trade':
-            s.trade.run({
-              ...at,
-              trader: event.trader,
-              token: event.token,
-              referrer: event.referrer === zeroAddress ? null : event.referrer,
-              pair: event.pair,
-              isBuy: event.isBuy ? 1 : 0,
-              pairAmount: event.pairAmount.toString(),
-              tokenAmount: event.tokenAmount.toString(),
-              fee: event.fee.toString(),
-              cut: event.cut.toString(),
-            });
+            s.trade.run(
+              event.block,
+              event.logIndex,
+              event.txHash,
+              timestamp,
+              event.trader,
+              event.token,
+              event.referrer === zeroAddress ? null : event.referrer,
+              event.pair,
+              event.isBuy ? 1 : 0,
+              event.pairAmount.toString(),
+              event.tokenAmount.toString(),
+              event.fee.toString(),
+              event.cut.toString(),
+            );
             break;
           case 'bound':
             s.binding.run({ ...at, wallet: event.wallet, referrer: event.referrer });
@@ -301,8 +326,8 @@ export class IndexStore {
   }
 
   /** The newest launches, newest first. */
-  newestLaunches(limit: number): IndexedLaunch[] {
-    return (this.statements.newest.all(limit) as LaunchRow[]).map(toLaunch);
+  newestLaunches(limit: number): ListedLaunch[] {
+    return this.statements.newest.all(limit) as ListedLaunch[];
   }
 
   /**
@@ -310,15 +335,15 @@ export class IndexStore {
    * cursor that neither skips nor repeats. When one block alone holds more than `limit` launches, the page is that
    * whole block.
    */
-  launchesAfter(block: number, limit: number): IndexedLaunch[] {
-    const rows = this.statements.since.all(block, limit + 1) as LaunchRow[];
-    if (rows.length <= limit) return rows.map(toLaunch);
-    const last = rows[limit - 1] as LaunchRow;
-    const cut = (rows[limit] as LaunchRow).block === last.block;
-    if (!cut) return rows.slice(0, limit).map(toLaunch);
+  launchesAfter(block: number, limit: number): ListedLaunch[] {
+    const rows = this.statements.since.all(block, limit + 1) as ListedLaunch[];
+    if (rows.length <= limit) return rows;
+    const last = rows[limit - 1] as ListedLaunch;
+    const cut = (rows[limit] as ListedLaunch).block === last.block;
+    if (!cut) return rows.slice(0, limit);
     const whole = rows.slice(0, limit).filter((row) => row.block !== last.block);
-    if (whole.length > 0) return whole.map(toLaunch);
-    return (this.statements.inBlock.all(last.block) as LaunchRow[]).map(toLaunch);
+    if (whole.length > 0) return whole;
+    return this.statements.inBlock.all(last.block) as ListedLaunch[];
   }
 
   launch(token: Address): IndexedLaunch | null {

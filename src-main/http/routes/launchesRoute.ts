@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApiError } from '../../core/errors';
-import type { IndexedLaunch, IndexStore } from '../../store/indexStore';
+import type { IndexStore, ListedLaunch } from '../../store/indexStore';
 import type { AppEnv } from '../env';
 import { AddressSchema, errorResponses } from '../schemas';
 
@@ -93,7 +93,7 @@ export function imageLink(image: string | null, origin: string): string | null {
   return image?.startsWith('/') ? `${origin}${image}` : image;
 }
 
-function launchItem(launch: IndexedLaunch, origin: string) {
+function launchItem(launch: ListedLaunch, origin: string) {
   return {
     token: launch.token,
     symbol: launch.symbol,
