@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from './support/startTestService';
 
 let service: TestService;
@@ -40,4 +40,16 @@ it('answers CHAIN_UNREACHABLE (503, retry) when the RPC does not answer, and FEE
   expect(((await settings.json()) as { error: { code: string } }).error.code).toBe('FEES_UNREADABLE');
   // The API itself stays up and answers what needs no chain.
   expect((await fetch(`${service.url}/errors`)).status).toBe(200);
+  expect((await fetch(`${service.url}/launches`)).status).toBe(200);
+});
+
+it('shows the indexer retrying, with the reason, while the RPC does not answer', async () => {
+  await vi.waitFor(
+    async () => {
+      const status = (await (await fetch(`${service.url}/status`)).json()) as any;
+      expect(status.indexer.state).toBe('retrying');
+      expect(status.indexer.lastError.message).toBeTruthy();
+    },
+    { timeout: 10_000, interval: 100 },
+  );
 });

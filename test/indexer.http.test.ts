@@ -1,8 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, getAddress, type Hash, parseEther } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  custom,
+  getAddress,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  parseEther,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { devnetChain } from '../src-main/chain/networks';
 import { Indexer } from '../src-main/services/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { MIGRATIONS } from '../src-main/store/migrations';
@@ -233,6 +243,68 @@ describe('a reorganized chain', () => {
       expect(after).toEqual(dumpIndex(file));
     } finally {
       rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an RPC that refuses wide block ranges', () => {
+  it('halves the eth_getLogs range until it is accepted, and ends with the same rows', async () => {
+    const devnet = service.chain.devnet;
+    if (!devnet) throw new Error('needs the devnet');
+    let refused = 0;
+    const narrow = createPublicClient({
+      chain: devnetChain,
+      transport: custom({
+        request: async (args: { method: string; params?: unknown }) => {
+          if (args.method === 'eth_getLogs') {
+            const [filter] = args.params as [{ fromBlock: Hex; toBlock: Hex }];
+            if (Number(filter.toBlock) - Number(filter.fromBlock) + 1 > 3) {
+              refused++;
+              throw new Error('query returned more than 10000 results; block range too large');
+            }
+          }
+          return devnet.provider.request(args as never);
+        },
+      }),
+    }) as PublicClient;
+    const dir = mkdtempSync(join(tmpdir(), 'companion-narrow-'));
+    try {
+      const file = join(dir, 'app.sqlite');
+      const db = openDatabase(file);
+      const indexer = new Indexer({ ...service.chain, client: narrow }, new IndexStore(db), { confirmations: 0 });
+      await indexer.catchUpOnce();
+      expect(refused).toBeGreaterThan(0);
+      expect(indexer.status().range).toBeLessThanOrEqual(3);
+      db.close();
+      const served = dumpIndex(join(service.dataDir, 'app.sqlite'));
+      const narrowed = dumpIndex(file);
+      expect(narrowed.launches).toEqual(served.launches);
+      expect(narrowed.trades).toEqual(served.trades);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('confirmations', () => {
+  it('serves a launch only once its block has the configured confirmations', async () => {
+    const confirming = await startTestService(undefined, { confirmations: 2 });
+    try {
+      const c = await serviceDrivers(confirming);
+      const launched = await c.launcher.launch({ creator: 9, saltSeed: 'confirm', name: 'Confirm Me', symbol: 'CONF' });
+      expect(launched.result).toBe('ok');
+      const head = await c.api.client.getBlockNumber({ cacheTime: 0 });
+      await confirming.indexer.waitFor(head - 2n);
+      expect((await c.api.get('/launches')).body.launches).toEqual([]);
+      await c.api.client.request({ method: 'evm_mine' } as never);
+      await confirming.indexer.waitFor(head - 1n);
+      expect((await c.api.get('/launches')).body.launches).toEqual([]);
+      await c.api.client.request({ method: 'evm_mine' } as never);
+      await confirming.indexer.waitFor(head);
+      expect(tokens((await c.api.get('/launches')).body)).toEqual([launched.token]);
+      expect((await c.api.get('/status')).body.indexer).toMatchObject({ confirmations: 2, indexedBlock: Number(head) });
+    } finally {
+      await confirming.dispose();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Address, createPublicClient, custom, http, type PublicClient } from 'viem';
+import { type Address, createPublicClient, custom, http, type PublicClient, webSocket } from 'viem';
 import type { DevnetJournal } from '../store/devnetJournal';
 import { type Devnet, startDevnet } from './devnet/startDevnet';
 import { NETWORKS, type NetworkName } from './networks';
@@ -105,9 +105,14 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     );
   }
   const ours = JSON.parse(readFileSync(record, 'utf8')) as DeploymentRecord;
+  // A ws:// or wss:// URL subscribes to new heads (eth_subscribe); over HTTP new blocks are polled, and requests made
+  // together go in one JSON-RPC batch (the indexer asks for many block headers at once).
+  const subscribes = /^wss?:\/\//i.test(options.rpcUrl);
   const client = createPublicClient({
     chain: config.chain,
-    transport: http(options.rpcUrl, { retryCount: 1 }),
+    transport: subscribes
+      ? webSocket(options.rpcUrl, { retryCount: 1 })
+      : http(options.rpcUrl, { retryCount: 1, batch: { batchSize: 50, wait: 0 } }),
   }) as PublicClient;
   const listeners = new Set<(blockNumber: bigint) => void>();
   const unwatch = client.watchBlockNumber({

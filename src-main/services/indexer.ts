@@ -56,6 +56,8 @@ class ChainMoved extends Error {}
 
 const DEFAULT_MAX_RANGE = 2_000;
 const GROW_AFTER_SUCCESSES = 3;
+/** Batches after which a refused range size may be tried again (a limit on results, not blocks, may have passed). */
+const CEILING_BATCHES = 200;
 const MAX_RETRY_DELAY_MS = 30_000;
 const RATE_WINDOW_MS = 10_000;
 
@@ -72,6 +74,8 @@ export class Indexer {
   private range: number;
   private readonly maxRange: number;
   private successes = 0;
+  /** Below the smallest range the RPC refused, for a while: growing back into a refusal every few batches wastes calls. */
+  private ceiling = { range: Number.POSITIVE_INFINITY, batchesLeft: 0 };
   private head: number | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -252,13 +256,16 @@ export class Indexer {
       } catch (error) {
         // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy.
         if (to === from) throw error;
+        this.ceiling = { range: to - from, batchesLeft: CEILING_BATCHES };
         this.range = Math.max(1, Math.floor((to - from + 1) / 2));
         this.successes = 0;
         to = from + this.range - 1;
       }
     }
-    if (++this.successes >= GROW_AFTER_SUCCESSES && this.range < this.maxRange) {
-      this.range = Math.min(this.maxRange, this.range * 2);
+    if (this.ceiling.batchesLeft > 0 && --this.ceiling.batchesLeft === 0) this.ceiling.range = Number.POSITIVE_INFINITY;
+    const largest = Math.min(this.maxRange, this.ceiling.range);
+    if (++this.successes >= GROW_AFTER_SUCCESSES && this.range < largest) {
+      this.range = Math.min(largest, this.range * 2);
       this.successes = 0;
     }
 
@@ -336,17 +343,22 @@ export class Indexer {
 
   private async logs(from: number, to: number): Promise<RawLog[]> {
     const client = this.source.client as PublicClient;
-    return (await client.request({
-      method: 'eth_getLogs',
-      params: [
-        {
-          fromBlock: numberToHex(from),
-          toBlock: numberToHex(to),
-          address: this.addresses,
-          topics: [SERVICE_EVENT_TOPICS as Hex[]],
-        },
-      ],
-    })) as RawLog[];
+    return (await client.request(
+      {
+        method: 'eth_getLogs',
+        params: [
+          {
+            fromBlock: numberToHex(from),
+            toBlock: numberToHex(to),
+            address: this.addresses,
+            topics: [SERVICE_EVENT_TOPICS as Hex[]],
+          },
+        ],
+      },
+      // No transport retries: a refused range is answered by a smaller one at once, anything else by the indexer's
+      // own retry with backoff.
+      { retryCount: 0 },
+    )) as RawLog[];
   }
 
   private async header(number: number): Promise<Header | null> {
