@@ -170,11 +170,11 @@ export class IndexStore {
         prepare(`DELETE FROM ${table} WHERE ${table === 'index_blocks' ? 'number' : 'block'} > ?`),
       ),
       wipe: [...INDEX_TABLES, 'index_state'].map((table) => prepare(`DELETE FROM ${table}`)),
-      newest: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} ORDER BY l.block DESC, l.log_index DESC LIMIT ?`),
+      newest: prepare(`SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} ORDER BY l.block DESC, l.log_index DESC LIMIT ?`),
       since: prepare(
-        `SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block > ? ORDER BY l.block, l.log_index LIMIT ?`,
+        `SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block > ? ORDER BY l.block, l.log_index LIMIT ?`,
       ),
-      inBlock: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block = ? ORDER BY l.log_index`),
+      inBlock: prepare(`SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block = ? ORDER BY l.log_index`),
       byToken: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.token = ?`),
       isCreator: prepare('SELECT 1 FROM launches WHERE creator = ? LIMIT 1').pluck(),
       counts: prepare(
