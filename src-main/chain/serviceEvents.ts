@@ -14,25 +14,27 @@ export interface LaunchRange {
   bps: number;
 }
 
+/** What the factory's Launched event tells of a launch. */
+export interface LaunchFacts {
+  token: Address;
+  creator: Address;
+  pool: Address;
+  pair: Address;
+  fee: number;
+  supply: bigint;
+  openingTick: number;
+  salt: Hex;
+  name: string;
+  symbol: string;
+  metadataURI: string;
+  royaltyTo: Address;
+  burnBps: number;
+  ranges: LaunchRange[];
+}
+
 export type ServiceEvent = EventPosition &
   (
-    | {
-        kind: 'launched';
-        token: Address;
-        creator: Address;
-        pool: Address;
-        pair: Address;
-        fee: number;
-        supply: bigint;
-        openingTick: number;
-        salt: Hex;
-        name: string;
-        symbol: string;
-        metadataURI: string;
-        royaltyTo: Address;
-        burnBps: number;
-        ranges: LaunchRange[];
-      }
+    | ({ kind: 'launched' } & LaunchFacts)
     | { kind: 'firstBuy'; token: Address; spent: bigint; tokens: bigint }
     | {
         kind: 'collected';

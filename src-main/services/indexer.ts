@@ -2,6 +2,7 @@ import { type Address, type Hex, numberToHex, type PublicClient } from 'viem';
 import type { ChainContext, ServiceAddresses } from '../chain/connectChain';
 import { decodeServiceEvent, type RawLog, SERVICE_EVENT_TOPICS, type ServiceEvent } from '../chain/serviceEvents';
 import type { IndexCounts, IndexCursor, IndexStore } from '../store/indexStore';
+import { CoalescedRun } from './coalescedRun';
 
 /** The parts of the connected chain the indexer uses. */
 export type IndexerSource = Pick<ChainContext, 'client' | 'chainId' | 'deployBlock' | 'consistentRead'> &
@@ -77,9 +78,7 @@ export class Indexer {
   /** Below the smallest range the RPC refused, for a while: growing back into a refusal every few batches wastes calls. */
   private ceiling = { range: Number.POSITIVE_INFINITY, batchesLeft: 0 };
   private head: number | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly run = new CoalescedRun(() => this.pass());
   private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -88,7 +87,11 @@ export class Indexer {
   private lastError: IndexerStatus['lastError'] = null;
   private reorgs = 0;
   private counts: IndexCounts = { launches: 0, trades: 0, bindings: 0, collections: 0 };
-  private readonly run = { blocks: 0, samples: [] as { at: number; block: number; events: number }[], events: 0 };
+  private readonly progress = {
+    blocks: 0,
+    samples: [] as { at: number; block: number; events: number }[],
+    events: 0,
+  };
   private lastProgressLog = 0;
   private backfillStart: { at: number; block: number } | null = null;
   private readonly waiters = new Set<{ block: number; resolve: () => void }>();
@@ -124,24 +127,15 @@ export class Indexer {
 
   /** Stops after the batch under way (which is stored whole). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.state = 'stopped';
     this.unsubscribe?.();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    await this.running;
+    await this.run.stop();
   }
 
   /** Looks for new blocks now (coalesced with a run under way). */
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-    });
+    this.run.poke();
   }
 
   /** Resolves once every event up to `block` is stored. */
@@ -167,17 +161,17 @@ export class Indexer {
 
   status(): IndexerStatus {
     const safe = this.head === null ? null : this.head - this.options.confirmations;
-    const samples = this.run.samples;
+    const samples = this.progress.samples;
     const first = samples[0];
     const last = samples[samples.length - 1];
     const seconds = first && last && last.at > first.at ? (last.at - first.at) / 1000 : 0;
     return {
-      state: this.state,
+      state: this.run.isStopped ? 'stopped' : this.state,
       fromBlock: this.fromBlock,
       indexedBlock: this.cursor.block,
       chainHead: this.head,
       confirmations: this.options.confirmations,
-      blocksDone: this.run.blocks,
+      blocksDone: this.progress.blocks,
       blocksLeft: safe === null ? 0 : Math.max(0, safe - this.cursor.block),
       blocksPerSecond: seconds > 0 && first && last ? Math.round((last.block - first.block) / seconds) : 0,
       eventsPerSecond: seconds > 0 && first && last ? Math.round((last.events - first.events) / seconds) : 0,
@@ -188,27 +182,26 @@ export class Indexer {
     };
   }
 
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.catchUp();
-        this.failures = 0;
-      } catch (error) {
-        if (this.stopped) return;
-        this.failures++;
-        const message = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
-        this.lastError = { message, at: new Date().toISOString() };
-        this.state = 'retrying';
-        const delay = Math.min(MAX_RETRY_DELAY_MS, 250 * 2 ** Math.min(this.failures, 10));
-        if (this.failures === 1 || this.failures % 10 === 0) {
-          this.log(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
-        }
-        this.retryTimer = setTimeout(() => this.poke(), delay);
-        this.retryTimer.unref();
-        return;
+  /** One catch-up; after a failure, a retry with growing pauses (and no more passes until then). */
+  private async pass(): Promise<boolean> {
+    try {
+      await this.catchUp();
+      this.failures = 0;
+      return true;
+    } catch (error) {
+      if (this.run.isStopped) return false;
+      this.failures++;
+      const message = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
+      this.lastError = { message, at: new Date().toISOString() };
+      this.state = 'retrying';
+      const delay = Math.min(MAX_RETRY_DELAY_MS, 250 * 2 ** Math.min(this.failures, 10));
+      if (this.failures === 1 || this.failures % 10 === 0) {
+        this.log(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
       }
-    } while (this.again && !this.stopped);
+      this.retryTimer = setTimeout(() => this.poke(), delay);
+      this.retryTimer.unref();
+      return false;
+    }
   }
 
   private async catchUp(): Promise<void> {
@@ -226,7 +219,7 @@ export class Indexer {
     if (safe - this.cursor.block > this.range && !this.backfillStart) {
       this.backfillStart = { at: Date.now(), block: this.cursor.block };
     }
-    while (!this.stopped && this.cursor.block < safe) {
+    while (!this.run.isStopped && this.cursor.block < safe) {
       this.state = safe - this.cursor.block > this.range ? 'backfilling' : 'following';
       try {
         await this.source.consistentRead(() => this.batch(this.cursor.block + 1, safe, head));
@@ -307,8 +300,8 @@ export class Indexer {
       else if (event.kind === 'bound') this.counts.bindings++;
       else if (event.kind === 'collected') this.counts.collections++;
     }
-    this.run.blocks += to - from + 1;
-    this.run.events += events.length;
+    this.progress.blocks += to - from + 1;
+    this.progress.events += events.length;
     this.sample();
     this.options.onBatch?.(this.cursor, events.length);
     for (const waiter of this.waiters) {
@@ -372,8 +365,8 @@ export class Indexer {
 
   private sample(): void {
     const now = Date.now();
-    const samples = this.run.samples;
-    samples.push({ at: now, block: this.cursor.block, events: this.run.events });
+    const samples = this.progress.samples;
+    samples.push({ at: now, block: this.cursor.block, events: this.progress.events });
     while (samples.length > 2 && (samples[0] as { at: number }).at < now - RATE_WINDOW_MS) samples.shift();
   }
 

@@ -1,5 +1,6 @@
 import { ApiError } from '../core/errors';
 import type { Db } from '../store/openDatabase';
+import { CoalescedRun } from './coalescedRun';
 import type { MediaStore } from './mediaStore';
 
 /** Launches whose metadata is read at once. */
@@ -21,9 +22,10 @@ export class LaunchImages {
   private readonly found;
   private readonly none;
   private readonly later;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly run = new CoalescedRun(async () => {
+    await this.drain();
+    return true;
+  });
 
   constructor(
     db: Db,
@@ -41,40 +43,29 @@ export class LaunchImages {
 
   /** Looks for launches waiting for their logo (coalesced with a pass under way). */
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-    });
+    this.run.poke();
   }
 
-  /** Resolves when no launch that is due waits for its logo. */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+  /** Resolves when no pass is under way. */
+  settled(): Promise<void> {
+    return this.run.settled();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
+  stop(): Promise<void> {
+    return this.run.stop();
   }
 
+  /** Resolves the logos of every launch that is due, a few at a time. */
   private async drain(): Promise<void> {
-    do {
-      this.again = false;
-      for (;;) {
-        if (this.stopped) return;
-        const rows = this.due.all(Math.floor(Date.now() / 1000), BATCH) as {
-          token: string;
-          uri: string;
-          attempts: number;
-        }[];
-        if (rows.length === 0) break;
-        await Promise.all(rows.map((row) => this.resolve(row)));
-      }
-    } while (this.again);
+    while (!this.run.isStopped) {
+      const rows = this.due.all(Math.floor(Date.now() / 1000), BATCH) as {
+        token: string;
+        uri: string;
+        attempts: number;
+      }[];
+      if (rows.length === 0) return;
+      await Promise.all(rows.map((row) => this.resolve(row)));
+    }
   }
 
   private async resolve(row: { token: string; uri: string; attempts: number }): Promise<void> {
@@ -82,7 +73,7 @@ export class LaunchImages {
       const { image } = await this.media.resolveMetadataURI(row.uri);
       this.found.run(await this.link(image), row.token);
     } catch (error) {
-      if (this.stopped) return;
+      if (this.run.isStopped) return;
       if (error instanceof ApiError && FINAL_CODES.has(error.code)) {
         this.none.run(row.token);
         return;

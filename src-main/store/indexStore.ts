@@ -1,5 +1,5 @@
 import { type Address, getAddress, type Hex, zeroAddress } from 'viem';
-import type { LaunchRange, ServiceEvent } from '../chain/serviceEvents';
+import type { EventPosition, LaunchFacts, LaunchRange, ServiceEvent } from '../chain/serviceEvents';
 import type { Db } from './openDatabase';
 
 /** What the indexer follows: a stored index made for anything else is started afresh. */
@@ -29,26 +29,13 @@ export interface IndexBatch {
 }
 
 /** A launch as stored: the spec's list item plus what the factory was told. */
-export interface IndexedLaunch {
-  token: Address;
-  creator: Address;
-  pool: Address;
-  pair: Address;
-  fee: number;
-  supply: bigint;
-  openingTick: number;
-  name: string;
-  symbol: string;
-  metadataURI: string;
+export interface IndexedLaunch extends Omit<LaunchFacts, 'salt' | 'royaltyTo'>, EventPosition {
+  /** Null: royalties go to the creator. */
   royaltyTo: Address | null;
-  burnBps: number;
-  ranges: LaunchRange[];
   firstBuy: { spent: bigint; tokens: bigint } | null;
   /** The logo link found in the metadata: null until found, or when there is none. */
   image: string | null;
-  block: number;
-  logIndex: number;
-  txHash: Hex;
+  /** The block's time, Unix seconds. */
   timestamp: number;
 }
 
