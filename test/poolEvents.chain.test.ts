@@ -5,19 +5,17 @@ import {
   encodeFunctionData,
   formatEther,
   type Hex,
-  http,
   parseEther,
   parseEventLogs,
   toFunctionSelector,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { DevStablecoin } from '../src-main/chain/generated/contracts';
 import { NonfungiblePositionManager, PancakeV3Pool, QuoterV2, WETH9 } from '../src-main/chain/generated/vendor';
 import { PoolStateService } from '../src-main/services/poolStateService';
-import { type ApiClient, apiClient } from './support/apiClient';
-import { launcher } from './support/launcher';
-import { type RouterDriver, routerAbi, routerDriver } from './support/routerDriver';
+import type { ApiClient } from './support/apiClient';
+import { type RouterDriver, routerAbi } from './support/routerDriver';
+import { serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
 import type { TokenPool } from './support/tokenPool';
 
@@ -65,15 +63,10 @@ let launched: TokenPool & { tokenIs0: boolean; boundaries: number[] };
 
 beforeAll(async () => {
   service = await startTestService();
-  api = apiClient(service);
-  const transport = http(`${service.origin}/rpc`);
-  contracts = (await api.get('/settings')).body.contracts;
-  const { factory, wbnb, router, quoter, permit2 } = contracts;
-  if (!factory || !wbnb || !router || !quoter || !permit2) throw new Error('settings lack the contracts');
-  const accounts = testAccounts();
-  driver = routerDriver({ accounts, contracts: { router, quoter, permit2 }, transport }, api.client);
+  const drivers = await serviceDrivers(service);
+  ({ api, driver, contracts } = drivers);
   // Four ranges, so that trades of a BNB or two cross initialized ticks both ways.
-  const l = await launcher({ accounts, contracts: { factory, wbnb }, transport }, api.client).launch({
+  const l = await drivers.launcher.launch({
     saltSeed: 'pool-events',
     shape: [
       { width: 2000, bps: 1000 },
@@ -84,7 +77,7 @@ beforeAll(async () => {
   });
   if (l.result !== 'ok' || !l.pool) throw new Error(`launch failed: ${l.result}`);
   const boundaries = [...new Set(l.params.ranges.flatMap((r) => [r.tickLower, r.tickUpper]))];
-  launched = { token: l.token, pair: wbnb, pool: l.pool, tokenIs0: l.tokenIs0, boundaries };
+  launched = { token: l.token, pair: contracts.wbnb as Address, pool: l.pool, tokenIs0: l.tokenIs0, boundaries };
 });
 afterAll(async () => {
   await service?.dispose();
