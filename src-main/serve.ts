@@ -24,12 +24,13 @@ function readOptions() {
         web: { type: 'string' },
         'rate-limit': { type: 'string' },
         confirmations: { type: 'string' },
+        keys: { type: 'string' },
       },
       strict: true,
     }).values;
   } catch (error) {
     fail(
-      `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR] [--rate-limit on|off] [--confirmations N]`,
+      `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off]`,
     );
   }
   const value = (flag: string, env: string) => (parsed[flag] as string | undefined) ?? process.env[env];
@@ -46,8 +47,11 @@ function readOptions() {
   if (confirmationsText !== undefined && !/^\d{1,3}$/.test(confirmationsText)) {
     fail(`--confirmations must be a whole number of blocks from 0 to 999, not "${confirmationsText}"`);
   }
+  const keys = value('keys', 'API_KEYS') ?? 'on';
+  if (keys !== 'on' && keys !== 'off') fail(`--keys must be on or off, not "${keys}"`);
   return {
     port,
+    ...(keys === 'off' ? { keys: false } : {}),
     ...(confirmationsText !== undefined ? { confirmations: Number(confirmationsText) } : {}),
     network,
     dataDir: resolve(value('data', 'DATA_DIR') ?? `.data/${network}`),

@@ -5,7 +5,9 @@ import { serve } from '@hono/node-server';
 import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { type AppDeps, createApp, type RateLimits } from './http/createApp';
+import { ApiKeys } from './services/apiKeys';
 import { BuildService } from './services/buildService';
+import { Challenges } from './services/challenges';
 import { seedDevnet } from './services/devnetSeed';
 import { Indexer } from './services/indexer';
 import { LaunchImages } from './services/launchImages';
@@ -13,7 +15,8 @@ import { LaunchService } from './services/launchService';
 import { MediaStore } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
 import { QuoteService } from './services/quoteService';
-import { NO_REGISTERED_REFERRERS, ReferrerEligibility } from './services/referrerEligibility';
+import { ReferrerEligibility } from './services/referrerEligibility';
+import { ReferrerRegistry } from './services/referrerRegistry';
 import { SettingsService } from './services/settingsService';
 import { TokenRegistry } from './services/tokenRegistry';
 import { DevnetJournal } from './store/devnetJournal';
@@ -41,6 +44,10 @@ export interface ServiceOptions {
   confirmations?: number;
   /** Largest block range of one eth_getLogs of the indexer (2,000 by default). */
   indexRange?: number;
+  /** The wall clock (Unix ms) for challenges and keys; tests move it to reach expiries. */
+  now?: () => number;
+  /** API keys on this server (default true); false answers KEYS_OFF. */
+  keys?: boolean;
   /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
   deploymentsDir?: string;
   log?: (line: string) => void;
@@ -87,13 +94,17 @@ export function composeServices(
       if (events > 0) images.poke();
     },
   });
+  const now = options.now ?? Date.now;
+  const challenges = new Challenges(db, chain.chainId, now);
+  const keys = new ApiKeys(db, options.keys ?? true, now);
+  const referrers = new ReferrerRegistry(db, now);
   const settings = new SettingsService(chain);
   const tokens = new TokenRegistry(chain, index);
   const quotes = new QuoteService(new PoolStateService(chain), settings);
   const builds = new BuildService(
     chain,
     quotes,
-    new ReferrerEligibility(chain, NO_REGISTERED_REFERRERS, {
+    new ReferrerEligibility(chain, referrers, {
       isCreator: (wallet) => index.isCreator(wallet),
       indexedBlock: () => indexer.indexedBlock(),
     }),
@@ -110,6 +121,9 @@ export function composeServices(
     index,
     indexer,
     images,
+    challenges,
+    keys,
+    referrers,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     log,

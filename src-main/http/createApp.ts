@@ -4,25 +4,31 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
+import type { ApiKeys } from '../services/apiKeys';
 import type { BuildService } from '../services/buildService';
+import type { Challenges } from '../services/challenges';
 import type { Indexer } from '../services/indexer';
 import type { LaunchService } from '../services/launchService';
 import type { MediaStore } from '../services/mediaStore';
 import type { QuoteService } from '../services/quoteService';
+import type { ReferrerRegistry } from '../services/referrerRegistry';
 import type { SettingsService } from '../services/settingsService';
 import type { TokenRegistry } from '../services/tokenRegistry';
 import type { IndexStore } from '../store/indexStore';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
+import { apiKey } from './middleware/apiKey';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
 import { rateLimit } from './middleware/rateLimit';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
+import { keysRoute } from './routes/keysRoute';
 import { launchesRoute } from './routes/launchesRoute';
 import { MEDIA_UPLOAD_PATH, mediaRoute, mediaServeRoute } from './routes/mediaRoute';
 import { quoteRoute } from './routes/quoteRoute';
+import { referralsRoute } from './routes/referralsRoute';
 import { rpcRoute } from './routes/rpcRoute';
 import { settingsRoute } from './routes/settingsRoute';
 import { statusRoute } from './routes/statusRoute';
@@ -50,6 +56,9 @@ export interface AppDeps {
   media: MediaStore;
   index: IndexStore;
   indexer: Indexer;
+  challenges: Challenges;
+  keys: ApiKeys;
+  referrers: ReferrerRegistry;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -61,6 +70,7 @@ export interface AppDeps {
 export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.use('*', jsonBody({ skip: [`${API_BASE}${MEDIA_UPLOAD_PATH}`] }));
+  api.use('*', apiKey(deps.keys));
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits) {
     api.use('/quote', rateLimit({ perMinute: limits.quotesPerMinute, what: 'quotes' }));
@@ -70,6 +80,8 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   errorsRoute(api);
   statusRoute(api, deps.chain, deps.indexer);
   launchesRoute(api, deps.index);
+  referralsRoute(api, deps.challenges, deps.referrers);
+  keysRoute(api, deps.challenges, deps.keys);
   tokensRoute(api, deps.tokens);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);

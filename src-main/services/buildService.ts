@@ -28,6 +28,8 @@ export interface TradeBuild {
   quote: Quote;
   wallet: Address;
   referrer: { address: Address; bps: number } | null;
+  /** Why the API key's wallet is not the referrer, when it was offered and could not be used. */
+  referrerNote?: string;
   referrerCut: bigint;
   requires: Step[];
   tx: UnsignedTx;
@@ -40,6 +42,8 @@ export interface TradeBuild {
 export interface TradeBuildRequest extends QuoteRequest {
   wallet: Address;
   referrer: Address | null;
+  /** The API key's wallet, offered as the referrer when the request names none (not even null). */
+  keyReferrer?: Address;
 }
 
 const MAX_INT256 = 2n ** 255n - 1n;
@@ -58,7 +62,21 @@ export class BuildService {
   ) {}
 
   async buildTrade(request: TradeBuildRequest): Promise<TradeBuild> {
-    const { wallet, referrer } = request;
+    const { wallet } = request;
+    let referrer = request.referrer;
+    let referrerNote: string | undefined;
+    const offered = request.keyReferrer;
+    if (offered) {
+      if (offered.toLowerCase() === wallet.toLowerCase()) {
+        referrerNote = `the API key's wallet ${offered} is the trading wallet, and a wallet cannot be its own referrer`;
+      } else if (!(await this.referrers.isEligible(offered))) {
+        referrerNote =
+          `the API key's wallet ${offered} is neither a registered referrer nor a token creator; ` +
+          'register it (GET /referrals/challenge) to earn the referral cut';
+      } else {
+        referrer = offered;
+      }
+    }
     if (request.amount > MAX_INT256) {
       throw new ApiError('CANNOT_BUILD', 'amount is too large to encode in a trade (above 2^255 wei)', {
         field: 'amount',
@@ -157,6 +175,7 @@ export class BuildService {
       quote,
       wallet,
       referrer: referrer ? { address: referrer, bps: quote.referrerBps } : null,
+      ...(referrerNote ? { referrerNote } : {}),
       referrerCut,
       requires,
       tx,

@@ -158,4 +158,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX referral_claims_referrer ON referral_claims (referrer, week);
     `,
   },
+  {
+    id: '2026-11-24-accounts',
+    sql: `
+      -- Signed-challenge nonces: issued for one purpose and one wallet, valid 5 minutes, redeemed once.
+      CREATE TABLE challenges (
+        nonce      TEXT    PRIMARY KEY,
+        purpose    TEXT    NOT NULL CHECK (purpose IN ('referral', 'key', 'session')),
+        address    TEXT    NOT NULL,
+        message    TEXT    NOT NULL,  -- the exact text the wallet signs
+        expires_at INTEGER NOT NULL,  -- Unix milliseconds
+        used_at    INTEGER            -- set once, when redeemed
+      ) STRICT;
+      CREATE INDEX challenges_expiry ON challenges (expires_at);
+
+      -- Wallets registered as referrers by signing a challenge.
+      CREATE TABLE referrers (
+        address       TEXT    PRIMARY KEY,
+        registered_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- API keys: only a SHA-256 of the secret is kept; the key itself is shown once, when created.
+      CREATE TABLE api_keys (
+        id           TEXT    PRIMARY KEY,
+        wallet       TEXT    NOT NULL,
+        label        TEXT    NOT NULL,
+        secret_hash  TEXT    NOT NULL UNIQUE,
+        hint         TEXT    NOT NULL,  -- the key's last four characters, to tell keys apart in a list
+        created_at   INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at   INTEGER
+      ) STRICT;
+      CREATE INDEX api_keys_wallet ON api_keys (wallet, revoked_at);
+    `,
+  },
 ];

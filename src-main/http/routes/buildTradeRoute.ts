@@ -26,7 +26,9 @@ const StepSchema = z
 const TradeBuildSchema = TradeQuoteSchema.extend({
   wallet: AddressSchema,
   referrer: z.object({ address: AddressSchema, bps: z.number().int() }).nullable(),
-  referrerNote: z.string().optional(),
+  referrerNote: z.string().optional().openapi({
+    description: "present only when the API key's wallet was offered as the referrer and could not be used: why",
+  }),
   requires: z.array(StepSchema),
   tx: UnsignedTxSchema,
   simulation: z
@@ -88,12 +90,19 @@ export function buildTradeRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry,
       const referrer =
         body.referrer === undefined || body.referrer === null ? null : readAddress(body.referrer, 'referrer');
       const input = await readTradeInput({ ...body, side } as never, tokens);
-      const build = await builds.buildTrade({ ...input, wallet, referrer });
+      const key = c.get('apiKey');
+      const build = await builds.buildTrade({
+        ...input,
+        wallet,
+        referrer,
+        ...(key && body.referrer === undefined ? { keyReferrer: key.wallet } : {}),
+      });
       return c.json(
         {
           ...tradeJson(build.quote),
           wallet: build.wallet,
           referrer: build.referrer,
+          ...(build.referrerNote ? { referrerNote: build.referrerNote } : {}),
           requires: build.requires,
           tx: build.tx,
           simulation: build.simulation,

@@ -1,0 +1,135 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { ApiError } from '../../core/errors';
+import { readAddress } from '../../core/units/readAddress';
+import { type ApiKeys, type KeyHolder, MAX_LABEL_CHARS } from '../../services/apiKeys';
+import type { Challenges } from '../../services/challenges';
+import type { AppEnv } from '../env';
+import { AddressSchema, errorResponses } from '../schemas';
+import { ChallengeQuerySchema, ChallengeSchema, SignedBodySchema } from './accountSchemas';
+
+const KeyEntrySchema = z
+  .object({
+    id: z.string().openapi({ description: 'key_ and 16 hex digits' }),
+    label: z.string(),
+    hint: z.string().openapi({ description: "the key's last four characters" }),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable().openapi({ description: 'to the minute' }),
+    revokedAt: z.string().nullable(),
+    revoked: z.boolean(),
+  })
+  .openapi('KeyEntry');
+
+const security = [{ apiKey: [] }];
+
+const routes = {
+  challenge: createRoute({
+    method: 'get',
+    path: '/keys/challenge',
+    summary: 'A challenge to sign to create an API key',
+    request: { query: ChallengeQuerySchema },
+    responses: {
+      200: { description: 'Challenge', content: { 'application/json': { schema: ChallengeSchema } } },
+      ...errorResponses(400, 503),
+    },
+  }),
+  create: createRoute({
+    method: 'post',
+    path: '/keys',
+    summary: 'Create an API key for the wallet that signed a key challenge; the key is shown this once',
+    request: {
+      body: {
+        content: {
+          'application/json': {
+            schema: SignedBodySchema.extend({
+              label: z.string().openapi({ description: `1 to ${MAX_LABEL_CHARS} characters` }),
+            }),
+          },
+        },
+        required: true,
+      },
+    },
+    responses: {
+      201: {
+        description: 'The new key',
+        content: {
+          'application/json': {
+            schema: KeyEntrySchema.extend({
+              wallet: AddressSchema,
+              key: z.string().openapi({ description: 'send it in x-api-key; only a hash of it is kept' }),
+            }).openapi('CreatedKey'),
+          },
+        },
+      },
+      ...errorResponses(400, 401, 503),
+    },
+  }),
+  list: createRoute({
+    method: 'get',
+    path: '/keys',
+    summary: "The keys of the calling key's wallet, revoked ones included",
+    security,
+    responses: {
+      200: {
+        description: 'Keys',
+        content: {
+          'application/json': {
+            schema: z.object({ wallet: AddressSchema, keys: z.array(KeyEntrySchema) }).openapi('KeyList'),
+          },
+        },
+      },
+      ...errorResponses(401, 503),
+    },
+  }),
+  revoke: createRoute({
+    method: 'delete',
+    path: '/keys/{id}',
+    summary: "Revoke one of the calling key's wallet's keys (the calling key itself included)",
+    security,
+    request: { params: z.object({ id: z.string() }) },
+    responses: {
+      200: {
+        description: 'The revoked key',
+        content: { 'application/json': { schema: z.object({ key: KeyEntrySchema }).openapi('RevokedKey') } },
+      },
+      ...errorResponses(400, 401, 404, 503),
+    },
+  }),
+};
+
+function holder(key: KeyHolder | undefined): KeyHolder {
+  if (!key) {
+    throw new ApiError('API_KEY_REQUIRED', 'this endpoint needs an API key in the x-api-key header', {
+      fix: 'Send a key of the wallet in x-api-key (create one with GET /keys/challenge, then POST /keys).',
+    });
+  }
+  return key;
+}
+
+export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys: ApiKeys): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+  });
+  app.openapi(routes.challenge, (c) => {
+    keys.requireEnabled();
+    return c.json(challenges.issue('key', readAddress(c.req.query('address'), 'address')), 200);
+  });
+  app.openAPIRegistry.registerPath(routes.create);
+  app.post('/keys', async (c) => {
+    const body = c.get('body');
+    keys.requireEnabled();
+    // The label is checked first, so a mistyped one does not use up the signed challenge.
+    keys.checkLabel(body.label);
+    const wallet = await challenges.verify('key', body.nonce, body.signature);
+    return c.json(keys.create(wallet, body.label), 201);
+  });
+  app.openapi(routes.list, (c) => {
+    const { wallet } = holder(c.get('apiKey'));
+    return c.json({ wallet, keys: keys.list(wallet) }, 200);
+  });
+  app.openapi(routes.revoke, (c) => {
+    const { wallet } = holder(c.get('apiKey'));
+    return c.json({ key: keys.revoke(wallet, c.req.param('id')) }, 200);
+  });
+}

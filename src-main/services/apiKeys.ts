@@ -1,0 +1,222 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Address } from 'viem';
+import { ApiError, type ErrorCode } from '../core/errors';
+import type { Db } from '../store/openDatabase';
+
+/** Every key starts so: the app's prefix, then `live_`, then the secret. */
+export const KEY_PREFIX = 'lpc_live_';
+export const MAX_ACTIVE_KEYS = 10;
+export const MAX_LABEL_CHARS = 64;
+const SECRET_CHARS = 40;
+const KEY_SHAPE = /^lpc_live_[0-9A-Za-z]{40}$/;
+const ID_SHAPE = /^key_[0-9a-f]{16}$/;
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Last-use times are written at most this often per key, so a busy bot does not write on every request. */
+const LAST_USED_EVERY_MS = 60_000;
+
+export interface KeyEntry {
+  id: string;
+  label: string;
+  /** The key's last four characters. */
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  revoked: boolean;
+}
+
+export interface CreatedKey extends KeyEntry {
+  wallet: Address;
+  /** The whole key: shown this once, never stored. */
+  key: string;
+}
+
+/** The key a request came with. */
+export interface KeyHolder {
+  id: string;
+  wallet: Address;
+}
+
+const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function randomSecret(): string {
+  // Rejection sampling keeps every character equally likely.
+  let secret = '';
+  while (secret.length < SECRET_CHARS) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && secret.length < SECRET_CHARS) secret += ALPHABET[byte % 62];
+    }
+  }
+  return secret;
+}
+
+interface KeyRow {
+  id: string;
+  wallet: Address;
+  label: string;
+  hint: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+const entryOf = (row: KeyRow): KeyEntry => ({
+  id: row.id,
+  label: row.label,
+  hint: row.hint,
+  createdAt: iso(row.created_at) as string,
+  lastUsedAt: iso(row.last_used_at),
+  revokedAt: iso(row.revoked_at),
+  revoked: row.revoked_at !== null,
+});
+
+/**
+ * API keys: made for a wallet that signed a challenge, kept only as a SHA-256 of the key (the key has 238 bits of
+ * randomness, so a plain hash cannot be searched back), looked up by that hash, listed and revoked by their wallet.
+ * Storage failures answer KEYS_UNAVAILABLE; a server can switch keys off (KEYS_OFF).
+ */
+export class ApiKeys {
+  private readonly statements;
+  private readonly lastWritten = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly enabled = true,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.statements = {
+      insert: db.prepare(
+        `INSERT INTO api_keys (id, wallet, label, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      active: db.prepare('SELECT count(*) FROM api_keys WHERE wallet = ? AND revoked_at IS NULL').pluck(),
+      byHash: db.prepare(
+        'SELECT id, wallet, label, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE secret_hash = ?',
+      ),
+      list: db.prepare(
+        `SELECT id, wallet, label, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE wallet = ?
+         ORDER BY created_at, id`,
+      ),
+      byId: db.prepare(
+        'SELECT id, wallet, label, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE id = ? AND wallet = ?',
+      ),
+      revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      used: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+    };
+  }
+
+  get isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  /** KEYS_OFF when keys are switched off on this server. */
+  requireEnabled(): void {
+    if (!this.enabled) {
+      throw new ApiError('KEYS_OFF', 'API keys are switched off on this server', {
+        fix: 'Leave out the x-api-key header; every endpoint works without a key.',
+      });
+    }
+  }
+
+  /** INVALID_BODY unless the label is 1 to 64 characters with no control characters. */
+  checkLabel(label: unknown): asserts label is string {
+    if (typeof label !== 'string' || label.trim() === '' || [...label].length > MAX_LABEL_CHARS) {
+      throw new ApiError('INVALID_BODY', `label must be a name of 1 to ${MAX_LABEL_CHARS} characters`, {
+        field: 'label',
+        fix: 'Send a short label that tells this key apart, such as the bot that will use it.',
+      });
+    }
+    if (/\p{Cc}/u.test(label)) {
+      throw new ApiError('INVALID_BODY', 'label must not contain control characters', { field: 'label' });
+    }
+  }
+
+  create(wallet: Address, label: unknown): CreatedKey {
+    this.requireEnabled();
+    this.checkLabel(label);
+    const key = `${KEY_PREFIX}${randomSecret()}`;
+    const row: KeyRow = {
+      id: `key_${randomBytes(8).toString('hex')}`,
+      wallet,
+      label: label.trim(),
+      hint: key.slice(-4),
+      created_at: this.now(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    this.storage(() =>
+      this.db.transaction(() => {
+        if ((this.statements.active.get(wallet) as number) >= MAX_ACTIVE_KEYS) {
+          throw new ApiError('KEY_LIMIT', `${wallet} already holds ${MAX_ACTIVE_KEYS} active keys`, {
+            fix: 'Revoke a key you no longer use with DELETE /keys/{id}, then create this one.',
+          });
+        }
+        this.statements.insert.run(row.id, wallet, row.label, hashOf(key), row.hint, row.created_at);
+      })(),
+    );
+    return { ...entryOf(row), wallet, key };
+  }
+
+  /**
+   * The holder of a key sent in x-api-key: INVALID_API_KEY when it is not a live key of this server,
+   * API_KEY_REVOKED when revoked.
+   */
+  authenticate(key: string): KeyHolder {
+    this.requireEnabled();
+    const leave = 'Leave out the x-api-key header, or send a live key (GET /keys/challenge, then POST /keys).';
+    if (!KEY_SHAPE.test(key)) {
+      throw new ApiError('INVALID_API_KEY', `x-api-key is not a key of this server (keys start ${KEY_PREFIX})`, {
+        fix: leave,
+      });
+    }
+    const row = this.storage(() => this.statements.byHash.get(hashOf(key)) as KeyRow | undefined);
+    if (!row) throw new ApiError('INVALID_API_KEY', 'x-api-key is not a live key of this server', { fix: leave });
+    if (row.revoked_at !== null) {
+      throw new ApiError('API_KEY_REVOKED', `the key ${row.id} was revoked on ${iso(row.revoked_at)}`, { fix: leave });
+    }
+    const now = this.now();
+    if (now - (this.lastWritten.get(row.id) ?? 0) >= LAST_USED_EVERY_MS) {
+      this.lastWritten.set(row.id, now);
+      this.storage(() => this.statements.used.run(now, row.id));
+    }
+    return { id: row.id, wallet: row.wallet };
+  }
+
+  list(wallet: Address): KeyEntry[] {
+    return this.storage(() => (this.statements.list.all(wallet) as KeyRow[]).map(entryOf));
+  }
+
+  /** Revokes one of the wallet's keys; revoking a revoked key changes nothing. */
+  revoke(wallet: Address, id: string): KeyEntry {
+    if (!ID_SHAPE.test(id)) {
+      throw new ApiError('INVALID_ID', `${id.slice(0, 40)} is not a key id (key_ and 16 hex digits)`, {
+        field: 'id',
+        fix: 'Send an id from GET /keys.',
+      });
+    }
+    return this.storage(() =>
+      this.db.transaction(() => {
+        const row = this.statements.byId.get(id, wallet) as KeyRow | undefined;
+        if (!row) {
+          throw new ApiError('KEY_NOT_FOUND', `${wallet} has no key ${id}`, { fix: 'Send an id from GET /keys.' });
+        }
+        if (row.revoked_at === null) {
+          row.revoked_at = this.now();
+          this.statements.revoke.run(row.revoked_at, id);
+        }
+        return entryOf(row);
+      })(),
+    );
+  }
+
+  /** Runs a storage step; anything but our own answers becomes KEYS_UNAVAILABLE. */
+  private storage<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      const code: ErrorCode = 'KEYS_UNAVAILABLE';
+      throw new ApiError(code, 'API keys could not be read or written', { cause: error });
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { type Address, type Hex, recoverMessageAddress } from 'viem';
+import { ApiError } from '../core/errors';
+import type { Db } from '../store/openDatabase';
+
+/** How long a challenge may be signed and sent back. */
+export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+export type ChallengePurpose = 'referral' | 'key' | 'session';
+
+/** The spec's Challenge. */
+export interface Challenge {
+  nonce: string;
+  /** Unix milliseconds. */
+  expires: number;
+  /** The exact text to sign with personal_sign (EIP-191). */
+  message: string;
+  /** What to do with the signature. */
+  next: string;
+}
+
+const WHAT: Record<ChallengePurpose, { action: string; next: string }> = {
+  referral: {
+    action: 'Register this wallet as a referrer',
+    next: 'Sign message with personal_sign, then POST /referrals/register with { nonce, signature }.',
+  },
+  key: {
+    action: 'Create an API key for this wallet',
+    next: 'Sign message with personal_sign, then POST /keys with { nonce, signature, label }.',
+  },
+  session: {
+    action: 'Sign in to the app with this wallet',
+    next: 'Sign message with personal_sign, then POST /api/auth/session with { nonce, signature }.',
+  },
+};
+
+const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
+
+function invalid(message: string, field: string, fix?: string): ApiError {
+  return new ApiError('INVALID_SIGNATURE', message, { field, ...(fix ? { fix } : {}) });
+}
+
+/**
+ * Signed challenges (EIP-191): a nonce bound to one purpose and one wallet, valid for five minutes, redeemed once.
+ * Signing one costs no gas and moves nothing; the signature proves the caller holds the wallet's key.
+ */
+export class Challenges {
+  private readonly insert;
+  private readonly find;
+  private readonly redeem;
+  private readonly purge;
+
+  constructor(
+    db: Db,
+    private readonly chainId: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.insert = db.prepare(
+      'INSERT INTO challenges (nonce, purpose, address, message, expires_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.find = db.prepare('SELECT purpose, address, message, expires_at, used_at FROM challenges WHERE nonce = ?');
+    this.redeem = db.prepare('UPDATE challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL');
+    this.purge = db.prepare('DELETE FROM challenges WHERE expires_at < ?');
+  }
+
+  issue(purpose: ChallengePurpose, address: Address): Challenge {
+    const now = this.now();
+    // Challenges expired a day ago are of no use to anyone; they go as new ones come.
+    this.purge.run(now - 24 * 60 * 60 * 1000);
+    const nonce = randomBytes(16).toString('hex');
+    const expires = now + CHALLENGE_TTL_MS;
+    const message = [
+      `Launchpad Companion: ${WHAT[purpose].action}.`,
+      '',
+      `Wallet: ${address}`,
+      `Chain: ${this.chainId}`,
+      `Nonce: ${nonce}`,
+      `Expires: ${new Date(expires).toISOString()}`,
+      '',
+      'Signing costs nothing and moves nothing.',
+    ].join('\n');
+    this.insert.run(nonce, purpose, address, message, expires);
+    return { nonce, expires, message, next: WHAT[purpose].next };
+  }
+
+  /**
+   * Checks a signed challenge and uses it up; returns the wallet that signed. INVALID_SIGNATURE when the nonce is
+   * missing, unknown, for another purpose, expired or already used, or the signature is not the wallet's.
+   */
+  async verify(purpose: ChallengePurpose, nonce: unknown, signature: unknown): Promise<Address> {
+    if (typeof nonce !== 'string' || nonce === '') {
+      throw invalid('nonce is missing: send the nonce of the challenge you signed', 'nonce');
+    }
+    if (typeof signature !== 'string' || signature === '') {
+      throw invalid('signature is missing: sign the challenge message with personal_sign', 'signature');
+    }
+    if (!SIGNATURE.test(signature)) {
+      throw invalid('signature is not a 65-byte signature (0x followed by 130 hex digits)', 'signature');
+    }
+    const row = this.find.get(nonce) as
+      | { purpose: ChallengePurpose; address: Address; message: string; expires_at: number; used_at: number | null }
+      | undefined;
+    const again = `Get a new challenge and sign it.`;
+    if (!row || row.purpose !== purpose)
+      throw invalid(`no ${purpose} challenge has nonce ${nonce.slice(0, 64)}`, 'nonce', again);
+    if (row.used_at !== null) throw invalid('this challenge was already used; each one works once', 'nonce', again);
+    if (row.expires_at < this.now()) throw invalid('this challenge expired (they last 5 minutes)', 'nonce', again);
+    let signer: Address;
+    try {
+      signer = await recoverMessageAddress({ message: row.message, signature: signature as Hex });
+    } catch {
+      throw invalid('the signature could not be read', 'signature');
+    }
+    if (signer.toLowerCase() !== row.address.toLowerCase()) {
+      throw invalid(
+        `the challenge was signed by ${signer}, not by ${row.address}`,
+        'signature',
+        'Sign the challenge message exactly as given, with the wallet it was issued for.',
+      );
+    }
+    // Used up atomically: of two requests racing with one nonce, exactly one gets through.
+    if (this.redeem.run(this.now(), nonce).changes !== 1) {
+      throw invalid('this challenge was already used; each one works once', 'nonce', again);
+    }
+    return row.address;
+  }
+}

@@ -1,0 +1,226 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
+import { startTestService, type TestService } from './support/startTestService';
+
+/** A clock the test moves, to reach a challenge's expiry without waiting five minutes. */
+let offsetMs = 0;
+const now = () => Date.now() + offsetMs;
+
+let service: TestService;
+let s: ServiceDrivers;
+let token: Address;
+
+const account = (index: number) => privateKeyToAccount(testAccounts()[index]?.privateKey ?? '0x');
+
+beforeAll(async () => {
+  service = await startTestService(undefined, { now });
+  s = await serviceDrivers(service);
+  // A token to build buys of, with a referrer or without.
+  const launched = await s.launcher.launch({ creator: 2, saltSeed: 'accounts' });
+  if (launched.result !== 'ok') throw new Error(`launch failed: ${launched.result}`);
+  token = launched.token;
+  await service.indexer.waitFor(await s.api.client.getBlockNumber({ cacheTime: 0 }));
+});
+afterAll(async () => {
+  await service?.dispose();
+});
+
+const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${service.url}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+
+/** Gets a challenge for the wallet and signs it with `signer` (the wallet itself unless told otherwise). */
+async function signed(path: string, wallet: number, signer = wallet) {
+  const challenge = await s.api.get(`${path}?address=${account(wallet).address}`);
+  expect(challenge.status).toBe(200);
+  const signature = await account(signer).signMessage({ message: challenge.body.message });
+  return { nonce: challenge.body.nonce as string, signature, challenge: challenge.body };
+}
+
+const buy = (wallet: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  send('POST', '/build/buy', { wallet: account(wallet).address, token, amount: '0.01', ...extra }, headers);
+
+describe('referrer registration', () => {
+  it('issues a challenge with the exact message, an expiry five minutes out and the next step', async () => {
+    const before = now();
+    const { challenge } = await signed('/referrals/challenge', 5);
+    expect(challenge.nonce).toMatch(/^[0-9a-f]{32}$/);
+    expect(challenge.expires).toBeGreaterThanOrEqual(before + 5 * 60_000);
+    expect(challenge.expires).toBeLessThanOrEqual(now() + 5 * 60_000);
+    expect(challenge.message).toContain(account(5).address);
+    expect(challenge.message).toContain(challenge.nonce);
+    expect(challenge.next).toMatch(/POST \/referrals\/register/);
+    const missing = await s.api.get('/referrals/challenge');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'INVALID_ADDRESS', field: 'address' });
+  });
+
+  it('registers a signer once its signature checks, after which trades may name it as referrer', async () => {
+    expect((await buy(8, { referrer: account(5).address })).body.error.code).toBe('REFERRER_NOT_REGISTERED');
+    const { nonce, signature } = await signed('/referrals/challenge', 5);
+    const registered = await s.api.post('/referrals/register', { nonce, signature });
+    expect(registered.status).toBe(200);
+    expect(registered.body).toMatchObject({ address: account(5).address, registered: true });
+    const built = await buy(8, { referrer: account(5).address });
+    expect(built.status).toBe(200);
+    expect(built.body.referrer).toEqual({ address: account(5).address, bps: 20 });
+  });
+
+  it('refuses a missing, malformed, reused, expired or wrong-wallet signature with INVALID_SIGNATURE', async () => {
+    const cases: [string, () => Promise<{ nonce?: string; signature?: string }>][] = [
+      ['missing signature', async () => ({ nonce: (await signed('/referrals/challenge', 6)).nonce })],
+      ['missing nonce', async () => ({ signature: (await signed('/referrals/challenge', 6)).signature })],
+      ['malformed', async () => ({ nonce: (await signed('/referrals/challenge', 6)).nonce, signature: '0x1234' })],
+      ['unknown nonce', async () => ({ ...(await signed('/referrals/challenge', 6)), nonce: 'f'.repeat(32) })],
+      ['wrong wallet', async () => signed('/referrals/challenge', 6, 7)],
+      [
+        'reused',
+        async () => {
+          const pair = await signed('/referrals/challenge', 6);
+          expect((await s.api.post('/referrals/register', pair)).status).toBe(200);
+          return pair;
+        },
+      ],
+      [
+        'expired',
+        async () => {
+          const pair = await signed('/referrals/challenge', 6);
+          offsetMs += 5 * 60_000 + 1;
+          return pair;
+        },
+      ],
+      ['a key challenge', async () => signed('/keys/challenge', 6)],
+    ];
+    for (const [what, make] of cases) {
+      const answer = await s.api.post('/referrals/register', await make());
+      expect(answer.status, what).toBe(401);
+      expect(answer.body.error.code, what).toBe('INVALID_SIGNATURE');
+      expect(answer.body.error.fix, what).toBeTruthy();
+    }
+    offsetMs = 0;
+  });
+});
+
+describe('API keys', () => {
+  let key: string;
+  let id: string;
+
+  it('creates a key for the signer, shown once, and refuses the same challenge twice', async () => {
+    const pair = await signed('/keys/challenge', 9);
+    const noLabel = await s.api.post('/keys', pair);
+    expect(noLabel.body.error).toMatchObject({ code: 'INVALID_BODY', field: 'label' });
+    // The bad label did not use the challenge up.
+    const created = await s.api.post('/keys', { ...pair, label: 'trading bot' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ wallet: account(9).address, label: 'trading bot', revoked: false });
+    expect(created.body.key).toMatch(/^lpc_live_[0-9A-Za-z]{40}$/);
+    expect(created.body.id).toMatch(/^key_[0-9a-f]{16}$/);
+    key = created.body.key;
+    id = created.body.id;
+    expect((await s.api.post('/keys', { ...pair, label: 'again' })).body.error.code).toBe('INVALID_SIGNATURE');
+  });
+
+  it("lists the key's wallet's keys with the key, and only with a live key", async () => {
+    const list = await send('GET', '/keys', undefined, { 'x-api-key': key });
+    expect(list.status).toBe(200);
+    expect(list.body.wallet).toBe(account(9).address);
+    expect(list.body.keys).toEqual([expect.objectContaining({ id, label: 'trading bot', hint: key.slice(-4) })]);
+    expect(JSON.stringify(list.body)).not.toContain(key);
+    expect((await send('GET', '/keys')).body.error.code).toBe('API_KEY_REQUIRED');
+    for (const bad of ['nonsense', `lpc_live_${'A'.repeat(40)}`, `${key.slice(0, -1)}x`]) {
+      const answer = await send('GET', '/keys', undefined, { 'x-api-key': bad });
+      expect(answer.status, bad).toBe(401);
+      expect(answer.body.error.code, bad).toBe('INVALID_API_KEY');
+      // Any endpoint answers a bad key the same way.
+      expect((await send('GET', '/settings', undefined, { 'x-api-key': bad })).body.error.code).toBe('INVALID_API_KEY');
+    }
+  });
+
+  it("makes the key's wallet the default referrer, with a note when it cannot be", async () => {
+    const header = { 'x-api-key': key };
+    const unregistered = await buy(8, {}, header);
+    expect(unregistered.status).toBe(200);
+    expect(unregistered.body.referrer).toBeNull();
+    expect(unregistered.body.referrerNote).toMatch(/neither a registered referrer nor a token creator/);
+    const pair = await signed('/referrals/challenge', 9);
+    expect((await s.api.post('/referrals/register', pair)).status).toBe(200);
+    const referred = await buy(8, {}, header);
+    expect(referred.body.referrer).toEqual({ address: account(9).address, bps: 20 });
+    expect(referred.body.referrerNote).toBeUndefined();
+    const named = await buy(8, { referrer: null }, header);
+    expect(named.body.referrer).toBeNull();
+    expect(named.body.referrerNote).toBeUndefined();
+    const own = await buy(9, {}, header);
+    expect(own.body.referrer).toBeNull();
+    expect(own.body.referrerNote).toMatch(/is the trading wallet/);
+  });
+
+  it('revokes a key of the wallet, after which it is refused everywhere', async () => {
+    const header = { 'x-api-key': key };
+    expect((await send('DELETE', '/keys/not-an-id', undefined, header)).body.error.code).toBe('INVALID_ID');
+    expect((await send('DELETE', `/keys/key_${'0'.repeat(16)}`, undefined, header)).body.error.code).toBe(
+      'KEY_NOT_FOUND',
+    );
+    const revoked = await send('DELETE', `/keys/${id}`, undefined, header);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.key).toMatchObject({ id, revoked: true });
+    for (const path of ['/keys', '/settings']) {
+      const answer = await send('GET', path, undefined, header);
+      expect(answer.status).toBe(401);
+      expect(answer.body.error.code).toBe('API_KEY_REVOKED');
+    }
+    expect((await buy(8, {}, header)).body.error.code).toBe('API_KEY_REVOKED');
+  });
+
+  it('holds at most ten active keys a wallet', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const answer = await s.api.post('/keys', { ...(await signed('/keys/challenge', 10)), label: `bot ${i}` });
+      expect(answer.status).toBe(201);
+      created.push(answer.body.key);
+    }
+    const eleventh = await s.api.post('/keys', { ...(await signed('/keys/challenge', 10)), label: 'one too many' });
+    expect(eleventh.status).toBe(400);
+    expect(eleventh.body.error.code).toBe('KEY_LIMIT');
+    const list = await send('GET', '/keys', undefined, { 'x-api-key': created[0] as string });
+    expect(list.body.keys).toHaveLength(10);
+  });
+
+  it('keeps no key in clear in the database', async () => {
+    const created = await s.api.post('/keys', { ...(await signed('/keys/challenge', 11)), label: 'secret check' });
+    const secret = (created.body.key as string).slice('lpc_live_'.length);
+    for (const file of ['app.sqlite', 'app.sqlite-wal']) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(join(service.dataDir, file));
+      } catch {
+        continue;
+      }
+      expect(bytes.includes(secret), file).toBe(false);
+    }
+  });
+});
+
+describe('keys switched off', () => {
+  it('answers KEYS_OFF for key endpoints and for any request carrying a key', async () => {
+    const off = await startTestService(undefined, { keys: false });
+    try {
+      const challenge = await fetch(`${off.url}/keys/challenge?address=${account(3).address}`);
+      expect(challenge.status).toBe(503);
+      expect(((await challenge.json()) as any).error.code).toBe('KEYS_OFF');
+      const keyed = await fetch(`${off.url}/settings`, { headers: { 'x-api-key': `lpc_live_${'A'.repeat(40)}` } });
+      expect(((await keyed.json()) as any).error.code).toBe('KEYS_OFF');
+      expect((await fetch(`${off.url}/settings`)).status).toBe(200);
+    } finally {
+      await off.dispose();
+    }
+  });
+});
