@@ -17,6 +17,7 @@ import { PoolStateService } from './services/poolStateService';
 import { QuoteService } from './services/quoteService';
 import { ReferrerEligibility } from './services/referrerEligibility';
 import { ReferrerRegistry } from './services/referrerRegistry';
+import { Sessions } from './services/sessions';
 import { SettingsService } from './services/settingsService';
 import { TokenRegistry } from './services/tokenRegistry';
 import { DevnetJournal } from './store/devnetJournal';
@@ -98,6 +99,7 @@ export function composeServices(
   const challenges = new Challenges(db, chain.chainId, now);
   const keys = new ApiKeys(db, options.keys ?? true, now);
   const referrers = new ReferrerRegistry(db, now);
+  const sessions = new Sessions(db, now);
   const settings = new SettingsService(chain);
   const tokens = new TokenRegistry(chain, index);
   const quotes = new QuoteService(new PoolStateService(chain), settings);
@@ -124,6 +126,7 @@ export function composeServices(
     challenges,
     keys,
     referrers,
+    sessions,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     log,

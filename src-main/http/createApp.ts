@@ -12,6 +12,7 @@ import type { LaunchService } from '../services/launchService';
 import type { MediaStore } from '../services/mediaStore';
 import type { QuoteService } from '../services/quoteService';
 import type { ReferrerRegistry } from '../services/referrerRegistry';
+import type { Sessions } from '../services/sessions';
 import type { SettingsService } from '../services/settingsService';
 import type { TokenRegistry } from '../services/tokenRegistry';
 import type { IndexStore } from '../store/indexStore';
@@ -21,6 +22,8 @@ import { apiKey } from './middleware/apiKey';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
 import { rateLimit } from './middleware/rateLimit';
+import { sessionCookie } from './middleware/sessionCookie';
+import { AUTH_BASE, authRoutes } from './routes/authRoutes';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
@@ -59,6 +62,7 @@ export interface AppDeps {
   challenges: Challenges;
   keys: ApiKeys;
   referrers: ReferrerRegistry;
+  sessions: Sessions;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -71,6 +75,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.use('*', jsonBody({ skip: [`${API_BASE}${MEDIA_UPLOAD_PATH}`] }));
   api.use('*', apiKey(deps.keys));
+  api.use('*', sessionCookie());
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits) {
     api.use('/quote', rateLimit({ perMinute: limits.quotesPerMinute, what: 'quotes' }));
@@ -81,7 +86,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   statusRoute(api, deps.chain, deps.indexer);
   launchesRoute(api, deps.index);
   referralsRoute(api, deps.challenges, deps.referrers);
-  keysRoute(api, deps.challenges, deps.keys);
+  keysRoute(api, deps.challenges, deps.keys, deps.sessions);
   tokensRoute(api, deps.tokens);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);
@@ -115,6 +120,9 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', hostCheck());
   app.route(API_BASE, createApi(deps));
+  const auth = authRoutes(deps.chain, deps.challenges, deps.sessions);
+  auth.onError(errorHandler(deps.log));
+  app.route(AUTH_BASE, auth);
   mediaServeRoute(app, deps.media);
   if (deps.chain.devnet) rpcRoute(app, deps.chain.devnet);
   const webRoot = deps.webRoot;
@@ -123,7 +131,9 @@ export function createApp(deps: AppDeps): Hono {
     app.use('/*', serveStatic({ root: webRoot }));
     // Client-side routes of the UI answer with its page; API paths keep their NOT_FOUND.
     app.get('*', (c, next) =>
-      c.req.path.startsWith(`${API_BASE}/`) || c.req.path === '/rpc' ? next() : c.html(index),
+      c.req.path.startsWith(`${API_BASE}/`) || c.req.path.startsWith(`${AUTH_BASE}/`) || c.req.path === '/rpc'
+        ? next()
+        : c.html(index),
     );
   }
   app.notFound(notFound);

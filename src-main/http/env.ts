@@ -7,5 +7,7 @@ export interface AppEnv {
     body: Record<string, unknown>;
     /** The holder of the x-api-key sent, set by the apiKey middleware; absent without a key. */
     apiKey?: KeyHolder;
+    /** The sign-in cookie's secret, when the request carries one (checked by the endpoints that use it). */
+    sessionSecret?: string;
   };
 }

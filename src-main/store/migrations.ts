@@ -190,6 +190,15 @@ export const MIGRATIONS: readonly Migration[] = [
         revoked_at   INTEGER
       ) STRICT;
       CREATE INDEX api_keys_wallet ON api_keys (wallet, revoked_at);
+
+      -- Browser sign-in sessions: only a SHA-256 of the cookie's secret is kept.
+      CREATE TABLE sessions (
+        secret_hash TEXT    PRIMARY KEY,
+        wallet      TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,
+        expires_at  INTEGER NOT NULL,
+        ended_at    INTEGER           -- signed out
+      ) STRICT;
     `,
   },
 ];

@@ -1,11 +1,15 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Address } from 'viem';
 import { ApiError } from '../../core/errors';
 import { readAddress } from '../../core/units/readAddress';
-import { type ApiKeys, type KeyHolder, MAX_LABEL_CHARS } from '../../services/apiKeys';
+import { type ApiKeys, MAX_LABEL_CHARS } from '../../services/apiKeys';
 import type { Challenges } from '../../services/challenges';
+import type { Sessions } from '../../services/sessions';
 import type { AppEnv } from '../env';
 import { AddressSchema, errorResponses } from '../schemas';
 import { ChallengeQuerySchema, ChallengeSchema, SignedBodySchema } from './accountSchemas';
+import { signedIn } from './authRoutes';
 
 const KeyEntrySchema = z
   .object({
@@ -66,8 +70,13 @@ const routes = {
   list: createRoute({
     method: 'get',
     path: '/keys',
-    summary: "The keys of the calling key's wallet, revoked ones included",
+    summary: "The keys of the calling key's wallet (or the signed-in browser's), revoked ones included",
     security,
+    request: {
+      query: z.object({
+        wallet: z.string().optional().openapi({ description: 'signed in: the wallet meant (SESSION_WALLET_MISMATCH)' }),
+      }),
+    },
     responses: {
       200: {
         description: 'Keys',
@@ -96,16 +105,18 @@ const routes = {
   }),
 };
 
-function holder(key: KeyHolder | undefined): KeyHolder {
-  if (!key) {
-    throw new ApiError('API_KEY_REQUIRED', 'this endpoint needs an API key in the x-api-key header', {
-      fix: 'Send a key of the wallet in x-api-key (create one with GET /keys/challenge, then POST /keys).',
-    });
-  }
-  return key;
+/** The wallet whose keys a request may see: its API key's, or else its browser session's. */
+function callerWallet(c: Context<AppEnv>, sessions: Sessions): Address {
+  const key = c.get('apiKey');
+  if (key) return key.wallet;
+  const secret = c.get('sessionSecret');
+  if (secret !== undefined) return signedIn(sessions, secret, c.req.query('wallet')).wallet;
+  throw new ApiError('API_KEY_REQUIRED', 'this endpoint needs an API key in the x-api-key header', {
+    fix: 'Send a key of the wallet in x-api-key (create one with GET /keys/challenge, then POST /keys).',
+  });
 }
 
-export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys: ApiKeys): void {
+export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys: ApiKeys, sessions: Sessions): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'apiKey',
     in: 'header',
@@ -125,11 +136,13 @@ export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys
     return c.json(keys.create(wallet, body.label), 201);
   });
   app.openapi(routes.list, (c) => {
-    const { wallet } = holder(c.get('apiKey'));
+    keys.requireEnabled();
+    const wallet = callerWallet(c, sessions);
     return c.json({ wallet, keys: keys.list(wallet) }, 200);
   });
   app.openapi(routes.revoke, (c) => {
-    const { wallet } = holder(c.get('apiKey'));
+    keys.requireEnabled();
+    const wallet = callerWallet(c, sessions);
     return c.json({ key: keys.revoke(wallet, c.req.param('id')) }, 200);
   });
 }

@@ -1,0 +1,93 @@
+import { Hono } from 'hono';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import type { Address } from 'viem';
+import type { ChainContext } from '../../chain/connectChain';
+import { ApiError } from '../../core/errors';
+import { readAddress } from '../../core/units/readAddress';
+import { chainRead } from '../../services/chainRead';
+import type { Challenges } from '../../services/challenges';
+import { SESSION_COOKIE, SESSION_TTL_MS, type Session, type Sessions } from '../../services/sessions';
+import type { AppEnv } from '../env';
+import { jsonBody } from '../middleware/jsonBody';
+import { sessionCookie } from '../middleware/sessionCookie';
+
+export const AUTH_BASE = '/api/auth';
+
+/** SMART_WALLET_UNSUPPORTED for an address with code: a contract's signature cannot be checked by recovery. */
+async function refuseContracts(chain: ChainContext, address: Address): Promise<void> {
+  const code = await chainRead('the wallet', () => chain.client.getCode({ address }));
+  if (code && code !== '0x') {
+    throw new ApiError('SMART_WALLET_UNSUPPORTED', `${address} is a contract; only a wallet's own key can sign in`, {
+      fix: 'Sign in with a plain wallet (an externally owned account).',
+    });
+  }
+}
+
+/** ORIGIN_NOT_ALLOWED unless the request's Origin is this server's own (the page it serves). */
+function requireOwnOrigin(origin: string | undefined, host: string | undefined): void {
+  if (!origin || !host || origin !== `http://${host}`) {
+    throw new ApiError(
+      'ORIGIN_NOT_ALLOWED',
+      `sign-in is only taken from this server's own page, not from ${origin ?? 'no origin'}`,
+      {
+        fix: "Sign in from the app's page served by this server.",
+      },
+    );
+  }
+}
+
+const sessionJson = (session: Session) => ({
+  wallet: session.wallet,
+  createdAt: session.createdAt.toISOString(),
+  expiresAt: session.expiresAt.toISOString(),
+});
+
+/**
+ * The session a request is signed in with: NO_SESSION or SESSION_EXPIRED as it stands, and SESSION_WALLET_MISMATCH
+ * when the request names another wallet than the one signed in.
+ */
+export function signedIn(sessions: Sessions, secret: string | undefined, named?: string): Session {
+  const session = sessions.get(secret);
+  if (named !== undefined && readAddress(named, 'wallet') !== session.wallet) {
+    throw new ApiError('SESSION_WALLET_MISMATCH', `signed in as ${session.wallet}, not as ${named}`, {
+      field: 'wallet',
+      fix: 'Sign in with the wallet the request names, or name the signed-in wallet.',
+    });
+  }
+  return session;
+}
+
+/** Browser sign-in at /api/auth: a signed challenge starts a 30-day session held in an HttpOnly, SameSite=Strict cookie. */
+export function authRoutes(chain: ChainContext, challenges: Challenges, sessions: Sessions): Hono<AppEnv> {
+  const auth = new Hono<AppEnv>();
+  auth.use('*', jsonBody());
+  auth.use('*', sessionCookie());
+  auth.get('/challenge', async (c) => {
+    const address = readAddress(c.req.query('address'), 'address');
+    await refuseContracts(chain, address);
+    return c.json(challenges.issue('session', address), 200);
+  });
+  auth.post('/session', async (c) => {
+    requireOwnOrigin(c.req.header('origin'), c.req.header('host'));
+    const body = c.get('body');
+    const wallet = await challenges.verify('session', body.nonce, body.signature);
+    await refuseContracts(chain, wallet);
+    const { secret, session } = sessions.start(wallet);
+    setCookie(c, SESSION_COOKIE, secret, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      maxAge: Math.floor(SESSION_TTL_MS / 1000),
+    });
+    return c.json(sessionJson(session), 200);
+  });
+  auth.get('/session', (c) =>
+    c.json(sessionJson(signedIn(sessions, c.get('sessionSecret'), c.req.query('wallet'))), 200),
+  );
+  auth.delete('/session', (c) => {
+    sessions.endSession(c.get('sessionSecret'));
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    return c.json({ signedOut: true }, 200);
+  });
+  return auth;
+}
