@@ -10,6 +10,7 @@ import { BuildService } from './services/buildService';
 import { Challenges } from './services/challenges';
 import { seedDevnet } from './services/devnetSeed';
 import { Indexer } from './services/indexer';
+import { Intents } from './services/intents';
 import { LaunchImages } from './services/launchImages';
 import { LaunchService } from './services/launchService';
 import { MediaStore } from './services/mediaStore';
@@ -100,6 +101,7 @@ export function composeServices(
   const keys = new ApiKeys(db, options.keys ?? true, now);
   const referrers = new ReferrerRegistry(db, now);
   const sessions = new Sessions(db, now);
+  const intents = new Intents(db, chain, now);
   const settings = new SettingsService(chain);
   const tokens = new TokenRegistry(chain, index);
   const quotes = new QuoteService(new PoolStateService(chain), settings);
@@ -127,6 +129,7 @@ export function composeServices(
     keys,
     referrers,
     sessions,
+    intents,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     log,

@@ -8,6 +8,7 @@ import type { ApiKeys } from '../services/apiKeys';
 import type { BuildService } from '../services/buildService';
 import type { Challenges } from '../services/challenges';
 import type { Indexer } from '../services/indexer';
+import type { Intents } from '../services/intents';
 import type { LaunchService } from '../services/launchService';
 import type { MediaStore } from '../services/mediaStore';
 import type { QuoteService } from '../services/quoteService';
@@ -27,6 +28,7 @@ import { AUTH_BASE, authRoutes } from './routes/authRoutes';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
+import { intentsRoute } from './routes/intentsRoute';
 import { keysRoute } from './routes/keysRoute';
 import { launchesRoute } from './routes/launchesRoute';
 import { MEDIA_UPLOAD_PATH, mediaRoute, mediaServeRoute } from './routes/mediaRoute';
@@ -63,6 +65,7 @@ export interface AppDeps {
   keys: ApiKeys;
   referrers: ReferrerRegistry;
   sessions: Sessions;
+  intents: Intents;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -87,6 +90,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   launchesRoute(api, deps.index);
   referralsRoute(api, deps.challenges, deps.referrers);
   keysRoute(api, deps.challenges, deps.keys, deps.sessions);
+  intentsRoute(api, deps.intents, deps);
   tokensRoute(api, deps.tokens);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);

@@ -199,6 +199,22 @@ export const MIGRATIONS: readonly Migration[] = [
         expires_at  INTEGER NOT NULL,
         ended_at    INTEGER           -- signed out
       ) STRICT;
+
+      -- Prepared requests: a bot asks for a build, the user reviews and signs it in the app, the hash is reported.
+      CREATE TABLE intents (
+        id         TEXT    PRIMARY KEY,
+        kind       TEXT    NOT NULL CHECK (kind IN ('prepare_buy', 'prepare_sell', 'prepare_launch')),
+        wallet     TEXT    NOT NULL,
+        request    TEXT    NOT NULL,  -- JSON: the body of the matching build
+        state      TEXT    NOT NULL CHECK (state IN ('pending', 'built', 'sent', 'confirmed', 'failed')),
+        build      TEXT,              -- JSON: the build answer shown for review
+        tx_hash    TEXT,
+        block      INTEGER,           -- where the transaction was mined
+        reason     TEXT,              -- why it failed
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX intents_wallet ON intents (wallet, state, created_at);
     `,
   },
 ];

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
 import { readAddress } from '../../core/units/readAddress';
+import type { KeyHolder } from '../../services/apiKeys';
 import type { BuildService } from '../../services/buildService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
@@ -80,42 +81,51 @@ function routeFor(side: 'buy' | 'sell') {
   });
 }
 
+/**
+ * Builds a trade from a request body as POST /build/buy and /build/sell take it, answered as the spec's Trade. The
+ * API key's wallet, when a key was sent, is offered as the referrer if the body names none.
+ */
+export async function buildTradeJson(
+  tokens: TokenRegistry,
+  builds: BuildService,
+  side: 'buy' | 'sell',
+  body: Record<string, unknown>,
+  key?: KeyHolder,
+) {
+  const wallet = readAddress(body.wallet, 'wallet');
+  const referrer =
+    body.referrer === undefined || body.referrer === null ? null : readAddress(body.referrer, 'referrer');
+  const input = await readTradeInput({ ...body, side } as never, tokens);
+  const build = await builds.buildTrade({
+    ...input,
+    wallet,
+    referrer,
+    ...(key && body.referrer === undefined ? { keyReferrer: key.wallet } : {}),
+  });
+  return {
+    ...tradeJson(build.quote),
+    wallet: build.wallet,
+    referrer: build.referrer,
+    ...(build.referrerNote ? { referrerNote: build.referrerNote } : {}),
+    requires: build.requires,
+    tx: build.tx,
+    simulation: build.simulation,
+    cost: {
+      gasPriceWei: build.cost.gasPriceWei.toString(),
+      maxWei: build.cost.maxWei.toString(),
+      max: formatDecimalAmount(build.cost.maxWei, 18),
+    },
+    expiresAt: build.expiresAt.toISOString(),
+    explain: build.explain,
+  };
+}
+
 export function buildTradeRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, builds: BuildService): void {
   for (const side of ['buy', 'sell'] as const) {
     // Documented, but read by our own body rules (any Content-Type, spec error codes) rather than the validator.
     app.openAPIRegistry.registerPath(routeFor(side));
-    app.post(`/build/${side}`, async (c) => {
-      const body = c.get('body');
-      const wallet = readAddress(body.wallet, 'wallet');
-      const referrer =
-        body.referrer === undefined || body.referrer === null ? null : readAddress(body.referrer, 'referrer');
-      const input = await readTradeInput({ ...body, side } as never, tokens);
-      const key = c.get('apiKey');
-      const build = await builds.buildTrade({
-        ...input,
-        wallet,
-        referrer,
-        ...(key && body.referrer === undefined ? { keyReferrer: key.wallet } : {}),
-      });
-      return c.json(
-        {
-          ...tradeJson(build.quote),
-          wallet: build.wallet,
-          referrer: build.referrer,
-          ...(build.referrerNote ? { referrerNote: build.referrerNote } : {}),
-          requires: build.requires,
-          tx: build.tx,
-          simulation: build.simulation,
-          cost: {
-            gasPriceWei: build.cost.gasPriceWei.toString(),
-            maxWei: build.cost.maxWei.toString(),
-            max: formatDecimalAmount(build.cost.maxWei, 18),
-          },
-          expiresAt: build.expiresAt.toISOString(),
-          explain: build.explain,
-        },
-        200,
-      );
-    });
+    app.post(`/build/${side}`, async (c) =>
+      c.json(await buildTradeJson(tokens, builds, side, c.get('body'), c.get('apiKey')), 200),
+    );
   }
 }

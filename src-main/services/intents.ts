@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import type { Address, Hash } from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import { ApiError } from '../core/errors';
+import { readAddress } from '../core/units/readAddress';
+import type { Db } from '../store/openDatabase';
+import { chainRead } from './chainRead';
+
+export const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const;
+export type IntentKind = (typeof INTENT_KINDS)[number];
+export type IntentState = 'pending' | 'built' | 'sent' | 'confirmed' | 'failed';
+
+export interface Intent {
+  id: string;
+  kind: IntentKind;
+  wallet: Address;
+  state: IntentState;
+  /** The body of the matching build, as the bot sent it. */
+  request: Record<string, unknown>;
+  /** The build shown for review, once built. */
+  build: unknown | null;
+  tx: { hash: Hash; block: number | null } | null;
+  reason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface IntentRow {
+  id: string;
+  kind: IntentKind;
+  wallet: Address;
+  request: string;
+  state: IntentState;
+  build: string | null;
+  tx_hash: Hash | null;
+  block: number | null;
+  reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const ID_SHAPE = /^int_[0-9a-f]{24}$/;
+const HASH_SHAPE = /^0x[0-9a-fA-F]{64}$/;
+/** A pending request no one acted on is listed for this long. */
+const LIST_LIMIT = 200;
+
+const intentOf = (row: IntentRow): Intent => ({
+  id: row.id,
+  kind: row.kind,
+  wallet: row.wallet,
+  state: row.state,
+  request: JSON.parse(row.request) as Record<string, unknown>,
+  build: row.build === null ? null : JSON.parse(row.build),
+  tx: row.tx_hash === null ? null : { hash: row.tx_hash, block: row.block },
+  reason: row.reason,
+  createdAt: new Date(row.created_at).toISOString(),
+  updatedAt: new Date(row.updated_at).toISOString(),
+});
+
+/**
+ * Prepared requests: a bot asks for a buy, sell or launch with the body of the matching build; the user reviews it in
+ * the app, which builds it, signs and sends it, and reports the hash; the state follows the chain from there. Anyone
+ * holding the id (96 random bits) can read it. Storage failures answer INTENTS_UNAVAILABLE.
+ */
+export class Intents {
+  private readonly statements;
+
+  constructor(
+    private readonly db: Db,
+    private readonly chain: ChainContext,
+    private readonly now: () => number = Date.now,
+  ) {
+    const columns = 'id, kind, wallet, request, state, build, tx_hash, block, reason, created_at, updated_at';
+    this.statements = {
+      insert: db.prepare(
+        `INSERT INTO intents (${columns}) VALUES (@id, @kind, @wallet, @request, @state, NULL, NULL, NULL, NULL, @at, @at)`,
+      ),
+      get: db.prepare(`SELECT ${columns} FROM intents WHERE id = ?`),
+      list: db.prepare(
+        `SELECT ${columns} FROM intents WHERE wallet = ? AND (? IS NULL OR state = ?) ORDER BY created_at DESC, id LIMIT ?`,
+      ),
+      built: db.prepare(
+        "UPDATE intents SET state = 'built', build = ?, updated_at = ? WHERE id = ? AND state IN ('pending', 'built')",
+      ),
+      sent: db.prepare(
+        "UPDATE intents SET state = 'sent', tx_hash = ?, updated_at = ? WHERE id = ? AND tx_hash IS NULL AND state IN ('pending', 'built')",
+      ),
+      settled: db.prepare(
+        'UPDATE intents SET state = ?, block = ?, reason = ?, updated_at = ? WHERE id = ? AND state = ?',
+      ),
+      rejected: db.prepare(
+        "UPDATE intents SET state = 'failed', reason = ?, updated_at = ? WHERE id = ? AND state IN ('pending', 'built')",
+      ),
+    };
+  }
+
+  /** Records a prepared request; the body is checked in full when it is built. */
+  create(body: Record<string, unknown>): Intent {
+    const { kind, ...request } = body;
+    if (typeof kind !== 'string' || !(INTENT_KINDS as readonly string[]).includes(kind)) {
+      throw new ApiError('INVALID_KIND', `kind must be one of ${INTENT_KINDS.join(', ')}`, {
+        field: 'kind',
+        fix: 'Send kind prepare_buy or prepare_sell with the body of POST /build/buy or /build/sell, or prepare_launch with that of POST /build/launch.',
+      });
+    }
+    const wallet = readAddress(request.wallet, 'wallet');
+    const id = `int_${randomBytes(12).toString('hex')}`;
+    const at = this.now();
+    this.storage(() =>
+      this.statements.insert.run({
+        id,
+        kind,
+        wallet,
+        request: JSON.stringify({ ...request, wallet }),
+        state: 'pending',
+        at,
+      }),
+    );
+    return this.get(id);
+  }
+
+  /** UNKNOWN_INTENT for an id that is malformed or not here. */
+  get(id: string): Intent {
+    const row = ID_SHAPE.test(id)
+      ? this.storage(() => this.statements.get.get(id) as IntentRow | undefined)
+      : undefined;
+    if (!row) {
+      throw new ApiError('UNKNOWN_INTENT', `there is no prepared request ${id.slice(0, 40)}`, {
+        fix: 'Send the id the request was created with (int_ and 24 hex digits).',
+      });
+    }
+    return intentOf(row);
+  }
+
+  /** A wallet's requests, newest first, optionally in one state. */
+  list(wallet: Address, state?: IntentState): Intent[] {
+    return this.storage(() =>
+      (this.statements.list.all(wallet, state ?? null, state ?? null, LIST_LIMIT) as IntentRow[]).map(intentOf),
+    );
+  }
+
+  /** Keeps the build made for review; a request already sent or settled cannot be built again. */
+  recordBuild(id: string, build: unknown): Intent {
+    const intent = this.get(id);
+    if (this.storage(() => this.statements.built.run(JSON.stringify(build), this.now(), id).changes) !== 1) {
+      throw this.alreadySent(intent);
+    }
+    return this.get(id);
+  }
+
+  /** The user turned the request down in the app. */
+  reject(id: string, reason: string): Intent {
+    const intent = this.get(id);
+    if (this.storage(() => this.statements.rejected.run(reason, this.now(), id).changes) !== 1) {
+      throw this.alreadySent(intent);
+    }
+    return this.get(id);
+  }
+
+  /**
+   * Takes the hash of the transaction that fulfilled the request, after checking it on chain: sent by the request's
+   * wallet, to the router (trades) or the factory (launches). Reporting the same hash again changes nothing.
+   */
+  async reportSent(id: string, hash: unknown): Promise<Intent> {
+    if (typeof hash !== 'string' || !HASH_SHAPE.test(hash)) {
+      throw new ApiError('INVALID_HASH', 'hash must be a transaction hash: 0x followed by 64 hex digits', {
+        field: 'hash',
+      });
+    }
+    const intent = this.get(id);
+    if (intent.tx) {
+      if (intent.tx.hash.toLowerCase() === hash.toLowerCase()) return this.refresh(id);
+      throw this.alreadySent(intent);
+    }
+    if (intent.state === 'failed') throw this.alreadySent(intent);
+    const tx = await chainRead('the transaction', () =>
+      this.chain.client.getTransaction({ hash: hash as Hash }).catch((error: Error) => {
+        if (error.name === 'TransactionNotFoundError') return null;
+        throw error;
+      }),
+    );
+    if (!tx) {
+      throw new ApiError('NOT_SEEN_YET', `the chain has not seen ${hash} yet`, {
+        fix: 'Report it again in a few seconds, once the transaction has reached the network.',
+      });
+    }
+    if (tx.from.toLowerCase() !== intent.wallet.toLowerCase()) {
+      throw new ApiError('WRONG_SENDER', `${hash} was sent by ${tx.from}, not by ${intent.wallet}`, { field: 'hash' });
+    }
+    const contract = intent.kind === 'prepare_launch' ? this.chain.addresses.factory : this.chain.addresses.router;
+    if (!tx.to || !contract || tx.to.toLowerCase() !== contract.toLowerCase()) {
+      throw new ApiError(
+        'WRONG_CONTRACT',
+        `${hash} is a transaction to ${tx.to ?? 'no contract'}, not a ${intent.kind === 'prepare_launch' ? 'launch' : 'trade'} of this service`,
+        { field: 'hash' },
+      );
+    }
+    if (this.storage(() => this.statements.sent.run(tx.hash, this.now(), id).changes) !== 1) {
+      throw this.alreadySent(this.get(id));
+    }
+    return this.refresh(id);
+  }
+
+  /** A sent request, brought up to date with its receipt: confirmed when it succeeded, failed when it reverted. */
+  async refresh(id: string): Promise<Intent> {
+    const intent = this.get(id);
+    if (intent.state !== 'sent' || !intent.tx) return intent;
+    const receipt = await chainRead('the receipt', () =>
+      this.chain.client.getTransactionReceipt({ hash: intent.tx?.hash as Hash }).catch((error: Error) => {
+        if (error.name === 'TransactionReceiptNotFoundError') return null;
+        throw error;
+      }),
+    );
+    if (!receipt) return intent;
+    const ok = receipt.status === 'success';
+    this.storage(() =>
+      this.statements.settled.run(
+        ok ? 'confirmed' : 'failed',
+        Number(receipt.blockNumber),
+        ok ? null : 'the transaction reverted on chain',
+        this.now(),
+        id,
+        'sent',
+      ),
+    );
+    return this.get(id);
+  }
+
+  private alreadySent(intent: Intent): ApiError {
+    return new ApiError(
+      'ALREADY_SENT',
+      intent.tx
+        ? `the request was already fulfilled by ${intent.tx.hash}`
+        : `the request is ${intent.state}${intent.reason ? ` (${intent.reason})` : ''}`,
+      { ...(intent.tx ? { detail: { tx: intent.tx.hash } } : {}) },
+    );
+  }
+
+  private storage<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError('INTENTS_UNAVAILABLE', 'prepared requests could not be stored or read', { cause: error });
+    }
+  }
+}
