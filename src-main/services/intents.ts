@@ -66,7 +66,7 @@ export class Intents {
   private readonly statements;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly chain: ChainContext,
     private readonly now: () => number = Date.now,
   ) {
