@@ -209,6 +209,32 @@ describe('API keys', () => {
   });
 });
 
+describe('bindings', () => {
+  it('binds a wallet to its first referrer for life: another is ALREADY_BOUND, and a key cannot take its place', async () => {
+    // Wallet 19 trades through referrer 5 (registered above), which binds it on the router.
+    const first = await buy(19, { referrer: account(5).address });
+    expect(first.status).toBe(200);
+    await s.api.signAndSend(19, first.body.tx);
+    // Wallet 12 registers and takes a key.
+    expect((await s.api.post('/referrals/register', await signed('/referrals/challenge', 12))).status).toBe(200);
+    const key = (await s.api.post('/keys', { ...(await signed('/keys/challenge', 12)), label: 'binding' })).body.key;
+
+    const other = await buy(19, { referrer: account(12).address });
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatchObject({
+      code: 'ALREADY_BOUND',
+      field: 'referrer',
+      detail: { boundTo: account(5).address },
+    });
+    const keyed = await buy(19, {}, { 'x-api-key': key });
+    expect(keyed.status).toBe(200);
+    expect(keyed.body.referrer).toBeNull();
+    expect(keyed.body.referrerNote).toMatch(/is bound to referrer/);
+    expect((await buy(19, { referrer: account(5).address })).body.referrer.address).toBe(account(5).address);
+    expect((await buy(19, { referrer: null })).status).toBe(200);
+  });
+});
+
 describe('keys switched off', () => {
   it('answers KEYS_OFF for key endpoints and for any request carrying a key', async () => {
     const off = await startTestService(undefined, { keys: false });

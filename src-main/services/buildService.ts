@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, type Hex, maxUint160, maxUint256 } from 'viem';
+import { type Address, encodeFunctionData, type Hex, maxUint160, maxUint256, zeroAddress } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
@@ -66,9 +66,12 @@ export class BuildService {
     let referrer = request.referrer;
     let referrerNote: string | undefined;
     const offered = request.keyReferrer;
+    const bound = referrer !== null || offered ? await this.boundReferrer(wallet) : null;
     if (offered) {
       if (offered.toLowerCase() === wallet.toLowerCase()) {
         referrerNote = `the API key's wallet ${offered} is the trading wallet, and a wallet cannot be its own referrer`;
+      } else if (bound && bound.toLowerCase() !== offered.toLowerCase()) {
+        referrerNote = `${wallet} is bound to referrer ${bound} for life, so the API key's wallet ${offered} cannot be its referrer`;
       } else if (!(await this.referrers.isEligible(offered))) {
         referrerNote =
           `the API key's wallet ${offered} is neither a registered referrer nor a token creator; ` +
@@ -85,6 +88,13 @@ export class BuildService {
     if (referrer !== null) {
       if (referrer.toLowerCase() === wallet.toLowerCase()) {
         throw new ApiError('SELF_REFERRAL', 'the wallet cannot be its own referrer', { field: 'referrer' });
+      }
+      if (bound && bound.toLowerCase() !== referrer.toLowerCase()) {
+        throw new ApiError('ALREADY_BOUND', `${wallet} is bound to referrer ${bound} for life`, {
+          field: 'referrer',
+          fix: `Name ${bound} as the referrer, or send referrer null.`,
+          detail: { boundTo: bound },
+        });
       }
       if (!(await this.referrers.isEligible(referrer))) {
         throw new ApiError(
@@ -184,6 +194,21 @@ export class BuildService {
       expiresAt,
       explain: explainTrade(quote, referrer, referrerCut, expiresAt),
     };
+  }
+
+  /** The referrer the wallet is bound to on the router (the first it traded through), or null. */
+  private async boundReferrer(wallet: Address): Promise<Address | null> {
+    const router = this.chain.addresses.router;
+    if (!router) return null;
+    const bound = await chainRead("the wallet's referrer binding", () =>
+      this.chain.client.readContract({
+        address: router,
+        abi: TradeRouter.abi,
+        functionName: 'referrerOf',
+        args: [wallet],
+      }),
+    );
+    return bound === zeroAddress ? null : bound;
   }
 
   /** The approvals a wallet still lacks for the router to pull `payMax` of `payToken` until after the deadline. */
