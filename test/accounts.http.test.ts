@@ -209,6 +209,35 @@ describe('API keys', () => {
   });
 });
 
+describe('referral links', () => {
+  it("links to the app's pages with the referrer in r, and refuses any other path with INVALID_PATH", async () => {
+    const referrer = account(5).address;
+    const launches = await s.api.get(`/referrals/${referrer}/link?path=${encodeURIComponent('/launches')}`);
+    expect(launches.status).toBe(200);
+    expect(launches.body).toEqual({ referrer, path: '/launches', link: `${service.origin}/launches?r=${referrer}` });
+    const tokenPage = await s.api.get(
+      `/referrals/${referrer}/link?path=${encodeURIComponent(`/token/${token}?side=sell`)}`,
+    );
+    expect(tokenPage.body.link).toBe(`${service.origin}/token/${token}?side=sell&r=${referrer}`);
+    for (const path of [
+      '',
+      'launches',
+      '//evil.example/x',
+      '/admin',
+      '/token/0x12',
+      'http://evil.example/',
+      '/a\\b',
+      '/launches x',
+    ]) {
+      const answer = await s.api.get(`/referrals/${referrer}/link?path=${encodeURIComponent(path)}`);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.error, path).toMatchObject({ code: 'INVALID_PATH', field: 'path' });
+    }
+    expect((await s.api.get(`/referrals/${referrer}/link`)).body.error.code).toBe('INVALID_PATH');
+    expect((await s.api.get('/referrals/0x12/link?path=/')).body.error.code).toBe('INVALID_ADDRESS');
+  });
+});
+
 describe('bindings', () => {
   it('binds a wallet to its first referrer for life: another is ALREADY_BOUND, and a key cannot take its place', async () => {
     // Wallet 19 trades through referrer 5 (registered above), which binds it on the router.

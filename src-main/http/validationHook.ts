@@ -12,6 +12,7 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   amount: 'INVALID_AMOUNT',
   slippageBps: 'INVALID_SLIPPAGE',
   after: 'INVALID_CURSOR',
+  path: 'INVALID_PATH',
 };
 
 /**

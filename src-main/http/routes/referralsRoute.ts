@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { referralLink } from '../../core/appPages';
 import { readAddress } from '../../core/units/readAddress';
 import type { Challenges } from '../../services/challenges';
 import type { ReferrerRegistry } from '../../services/referrerRegistry';
@@ -37,10 +38,38 @@ const registerRoute = createRoute({
   },
 });
 
+const linkRoute = createRoute({
+  method: 'get',
+  path: '/referrals/{address}/link',
+  summary: 'A link to a page of the app carrying the referrer in r: trading through it binds the wallet to them',
+  request: {
+    params: z.object({ address: z.string() }),
+    query: z.object({
+      path: z.string().openapi({ description: 'a page of the app, starting with /', example: '/launches' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'Link',
+      content: {
+        'application/json': {
+          schema: z.object({ referrer: AddressSchema, path: z.string(), link: z.string() }).openapi('ReferralLink'),
+        },
+      },
+    },
+    ...errorResponses(400),
+  },
+});
+
 export function referralsRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, registry: ReferrerRegistry): void {
   app.openapi(challengeRoute, (c) =>
     c.json(challenges.issue('referral', readAddress(c.req.query('address'), 'address')), 200),
   );
+  app.openapi(linkRoute, (c) => {
+    const referrer = readAddress(c.req.param('address'), 'address');
+    const path = c.req.query('path');
+    return c.json({ referrer, path: path ?? '', link: referralLink(new URL(c.req.url).origin, path, referrer) }, 200);
+  });
   app.openAPIRegistry.registerPath(registerRoute);
   app.post('/referrals/register', async (c) => {
     const body = c.get('body');
