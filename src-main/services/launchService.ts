@@ -13,7 +13,6 @@ import {
 } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, LaunchFactory, LaunchToken } from '../chain/generated/contracts';
-import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
 import { ApiError } from '../core/errors';
 import { layOut } from '../core/launch/layOut';
 import { openingTick } from '../core/launch/openingTick';
@@ -24,6 +23,7 @@ import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../co
 import { readAddress } from '../core/units/readAddress';
 import type { Step, UnsignedTx } from './buildService';
 import { chainRead } from './chainRead';
+import { DollarPrices, type DollarRate } from './dollarPrices';
 import type { MediaStore } from './mediaStore';
 import type { SettingsService } from './settingsService';
 import { simulateFrom, withMargin } from './simulation';
@@ -74,6 +74,7 @@ export class LaunchService {
     private readonly media: MediaPort,
     /** The most gas one launch may use; EIP-7825's per-transaction cap unless a test sets less. */
     private readonly maxTxGas: bigint = MAX_TX_GAS,
+    private readonly prices: DollarPrices = new DollarPrices(chain),
   ) {}
 
   async build(body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -98,7 +99,7 @@ export class LaunchService {
     // The dollar rate is read at most once per build: by the cap when it is in dollars, else for the display.
     let dollarRate: Promise<DollarRate | null> | undefined;
     const rate = () => {
-      dollarRate ??= this.dollarRate(pair);
+      dollarRate ??= this.prices.rate(pair.address, pair.decimals);
       return dollarRate;
     };
     const capPairWei = await this.readCap(body.marketCapUsd, body.marketCapPair, pair, rate);
@@ -323,33 +324,6 @@ export class LaunchService {
     }
   }
 
-  /**
-   * The pair's dollar rate as an exact ratio: `usdWeiPer` dollar-wei (18 decimals) are worth `pairWeiPer` pair-wei.
-   * BNB is priced by the WBNB/USDT pool (0.05% tier), USDT is the dollar; other pairs have no rate (null).
-   */
-  private async dollarRate(pair: Currency): Promise<DollarRate | null> {
-    const { wbnb, usdt, pancakeFactory } = this.chain.addresses;
-    if (pair.address === usdt) return { usdWeiPer: 10n ** 18n, pairWeiPer: 10n ** BigInt(pair.decimals) };
-    if (pair.address !== wbnb) return null;
-    const pool = await chainRead('the BNB dollar pool', () =>
-      this.chain.client.readContract({
-        address: pancakeFactory,
-        abi: PancakeV3Factory.abi,
-        functionName: 'getPool',
-        args: [wbnb, usdt, 500],
-      }),
-    );
-    if (pool === '0x0000000000000000000000000000000000000000') return null;
-    const [sqrtPriceX96] = await chainRead('the BNB dollar price', () =>
-      this.chain.client.readContract({ address: pool, abi: PancakeV3Pool.abi, functionName: 'slot0' }),
-    );
-    // The pool's price is token1 per token0 = sqrtP² / 2^192 (USDT and WBNB both have 18 decimals).
-    const priceX192 = sqrtPriceX96 * sqrtPriceX96;
-    return BigInt(wbnb) < BigInt(usdt)
-      ? { usdWeiPer: priceX192, pairWeiPer: 1n << 192n }
-      : { usdWeiPer: 1n << 192n, pairWeiPer: priceX192 };
-  }
-
   private async readCap(
     usd: unknown,
     inPair: unknown,
@@ -433,11 +407,6 @@ export class LaunchService {
 }
 
 /** `usdWeiPer` dollar-wei (18 decimals) are worth `pairWeiPer` pair-wei. */
-interface DollarRate {
-  usdWeiPer: bigint;
-  pairWeiPer: bigint;
-}
-
 /** Dollars per whole pair unit, for display only: amounts themselves are converted with the exact rate. */
 function dollarsPerPair(rate: DollarRate | null, pair: Currency): number | null {
   return rate === null

@@ -1,0 +1,75 @@
+import { type Address, zeroAddress } from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
+import { chainRead } from './chainRead';
+
+/** A pair's dollar rate as an exact ratio: `usdWeiPer` dollar-wei (18 decimals) are worth `pairWeiPer` pair-wei. */
+export interface DollarRate {
+  usdWeiPer: bigint;
+  pairWeiPer: bigint;
+}
+
+/** PancakeSwap V3 tier of the WBNB/USDT pool that prices BNB. */
+const BNB_DOLLAR_TIER = 500;
+
+/**
+ * Dollar prices from the chain: USDT is the dollar, BNB is priced by the WBNB/USDT pool, any other currency has no
+ * price (null). At the latest block, or at a past one (a trade's, for its earnings in dollars); past prices are kept.
+ */
+export class DollarPrices {
+  private pool: Promise<Address | null> | undefined;
+  private readonly past = new Map<bigint, Promise<DollarRate | null>>();
+
+  constructor(private readonly chain: ChainContext) {}
+
+  /** The rate of `pair` (with its decimals) now, or at `block`. */
+  async rate(pair: Address, decimals: number, block?: bigint): Promise<DollarRate | null> {
+    const { wbnb, usdt } = this.chain.addresses;
+    if (pair === usdt) return { usdWeiPer: 10n ** 18n, pairWeiPer: 10n ** BigInt(decimals) };
+    if (pair !== wbnb) return null;
+    if (block === undefined) return this.bnbRate();
+    let rate = this.past.get(block);
+    if (!rate) {
+      rate = this.bnbRate(block);
+      this.past.set(block, rate);
+      rate.catch(() => this.past.delete(block));
+      if (this.past.size > 50_000) this.past.delete(this.past.keys().next().value as bigint);
+    }
+    return rate;
+  }
+
+  /** Dollars for `wei` of a currency at a rate, as a number for display (amounts themselves stay exact). */
+  static dollars(wei: bigint, rate: DollarRate): number {
+    return Number((wei * rate.usdWeiPer * 100n) / rate.pairWeiPer / 10n ** 18n) / 100;
+  }
+
+  private async bnbRate(block?: bigint): Promise<DollarRate | null> {
+    const { wbnb, usdt, pancakeFactory } = this.chain.addresses;
+    this.pool ??= chainRead('the BNB dollar pool', () =>
+      this.chain.client.readContract({
+        address: pancakeFactory,
+        abi: PancakeV3Factory.abi,
+        functionName: 'getPool',
+        args: [wbnb, usdt, BNB_DOLLAR_TIER],
+      }),
+    ).then((pool) => (pool === zeroAddress ? null : pool));
+    this.pool.catch(() => {
+      this.pool = undefined;
+    });
+    const pool = await this.pool;
+    if (!pool) return null;
+    const [sqrtPriceX96] = await chainRead('the BNB dollar price', () =>
+      this.chain.client.readContract({
+        address: pool,
+        abi: PancakeV3Pool.abi,
+        functionName: 'slot0',
+        ...(block === undefined ? {} : { blockNumber: block }),
+      }),
+    );
+    // The pool's price is token1 per token0 = sqrtP² / 2^192 (USDT and WBNB both have 18 decimals).
+    const priceX192 = sqrtPriceX96 * sqrtPriceX96;
+    return BigInt(wbnb) < BigInt(usdt)
+      ? { usdWeiPer: priceX192, pairWeiPer: 1n << 192n }
+      : { usdWeiPer: 1n << 192n, pairWeiPer: priceX192 };
+  }
+}
