@@ -9,6 +9,7 @@ import { ApiKeys } from './services/apiKeys';
 import { BuildService } from './services/buildService';
 import { Challenges } from './services/challenges';
 import { seedDevnet } from './services/devnetSeed';
+import { DollarPrices } from './services/dollarPrices';
 import { Indexer } from './services/indexer';
 import { Intents } from './services/intents';
 import { LaunchImages } from './services/launchImages';
@@ -16,6 +17,7 @@ import { LaunchService } from './services/launchService';
 import { MediaStore } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
 import { QuoteService } from './services/quoteService';
+import { ReferralRecords } from './services/referralRecords';
 import { ReferrerEligibility } from './services/referrerEligibility';
 import { ReferrerRegistry } from './services/referrerRegistry';
 import { Sessions } from './services/sessions';
@@ -113,7 +115,9 @@ export function composeServices(
       indexedBlock: () => indexer.indexedBlock(),
     }),
   );
-  const launches = new LaunchService(chain, settings, media, options.maxTxGas);
+  const prices = new DollarPrices(chain);
+  const launches = new LaunchService(chain, settings, media, options.maxTxGas, prices);
+  const referralRecords = new ReferralRecords(db, chain, settings, referrers, tokens, prices, now);
   return {
     chain,
     settings,
@@ -130,6 +134,7 @@ export function composeServices(
     referrers,
     sessions,
     intents,
+    referralRecords,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     log,

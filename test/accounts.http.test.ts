@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Address } from 'viem';
+import { type Address, getAbiItem } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { TradeRouter } from '../src-main/chain/generated/contracts';
+import { PancakeV3Factory, PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
 
@@ -261,6 +263,85 @@ describe('bindings', () => {
     expect(keyed.body.referrerNote).toMatch(/is bound to referrer/);
     expect((await buy(19, { referrer: account(5).address })).body.referrer.address).toBe(account(5).address);
     expect((await buy(19, { referrer: null })).status).toBe(200);
+  });
+});
+
+describe('the referrer record', () => {
+  it('adds up the cuts and the lifetime share from the chain, in BNB and in dollars at the trade time price', async () => {
+    await service.indexer.waitFor(await s.api.client.getBlockNumber({ cacheTime: 0 }));
+    const referrer = account(5).address;
+    // Every trade through referrer 5, straight from the router's logs.
+    const logs = await s.api.client.getLogs({
+      address: s.contracts.router as Address,
+      event: getAbiItem({ abi: TradeRouter.abi, name: 'Trade' }),
+      args: { referrer },
+      fromBlock: 0n,
+    });
+    expect(logs.length).toBeGreaterThan(0);
+    const cuts = logs.reduce((sum, log) => sum + (log.args.referrerCut ?? 0n), 0n);
+    let cents = 0n;
+    const dollarPool = await s.api.client.readContract({
+      address: s.contracts.pancakeFactory as Address,
+      abi: PancakeV3Factory.abi,
+      functionName: 'getPool',
+      args: [s.contracts.wbnb as Address, s.contracts.usdt as Address, 500],
+    });
+    for (const log of logs) {
+      const [sqrtPriceX96] = await s.api.client.readContract({
+        address: dollarPool,
+        abi: PancakeV3Pool.abi,
+        functionName: 'slot0',
+        blockNumber: log.blockNumber,
+      });
+      const priceX192 = sqrtPriceX96 * sqrtPriceX96;
+      const wbnbFirst = BigInt(s.contracts.wbnb as Address) < BigInt(s.contracts.usdt as Address);
+      const [usdPer, bnbPer] = wbnbFirst ? [priceX192, 1n << 192n] : [1n << 192n, priceX192];
+      cents += ((log.args.referrerCut ?? 0n) * usdPer * 100n) / bnbPer / 10n ** 18n;
+    }
+    // Wallet 19 is bound to 5: its trades' income (fee less cut) is what the lifetime share is taken from.
+    const bound = logs.filter((log) => log.args.wallet === account(19).address);
+    const income = bound.reduce((sum, log) => sum + (log.args.siteFee ?? 0n) - (log.args.referrerCut ?? 0n), 0n);
+
+    const record = await s.api.get(`/referrals/${referrer}`);
+    expect(record.status).toBe(200);
+    expect(record.body).toMatchObject({
+      address: referrer,
+      eligible: true,
+      registered: true,
+      active: true,
+      links: {
+        base: `${service.origin}/?r=${referrer}`,
+        token: `${service.origin}/token/{token}?r=${referrer}`,
+        launch: `${service.origin}/launch?r=${referrer}`,
+      },
+      rates: { instantBps: 20, lifetimeShareBps: 1500 },
+      lifetime: {
+        referred: 1,
+        allTimePaidWei: '0',
+        boundTo: null,
+        todayEstimateWei: ((income * 1500n) / 10_000n).toString(),
+      },
+    });
+    for (const window of ['h24', 'd7', 'd30', 'all']) {
+      const earnings = record.body.instant.earnings[window];
+      expect(earnings.byCurrency, window).toEqual([
+        expect.objectContaining({
+          currency: { address: s.contracts.wbnb, decimals: 18, symbol: 'BNB' },
+          wei: cuts.toString(),
+          trades: logs.length,
+        }),
+      ]);
+      expect(earnings.usd, window).toBe(Number(cents) / 100);
+      expect(earnings.unpriced, window).toEqual([]);
+    }
+    const wallet = await s.api.get(`/referrals/${account(19).address}`);
+    expect(wallet.body).toMatchObject({
+      eligible: false,
+      registered: false,
+      active: false,
+      lifetime: { referred: 0, todayEstimateWei: null, boundTo: referrer },
+    });
+    expect((await s.api.get('/referrals/0x12')).body.error.code).toBe('INVALID_ADDRESS');
   });
 });
 

@@ -12,6 +12,7 @@ import type { Intents } from '../services/intents';
 import type { LaunchService } from '../services/launchService';
 import type { MediaStore } from '../services/mediaStore';
 import type { QuoteService } from '../services/quoteService';
+import type { ReferralRecords } from '../services/referralRecords';
 import type { ReferrerRegistry } from '../services/referrerRegistry';
 import type { Sessions } from '../services/sessions';
 import type { SettingsService } from '../services/settingsService';
@@ -66,6 +67,7 @@ export interface AppDeps {
   referrers: ReferrerRegistry;
   sessions: Sessions;
   intents: Intents;
+  referralRecords: ReferralRecords;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -88,7 +90,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   errorsRoute(api);
   statusRoute(api, deps.chain, deps.indexer);
   launchesRoute(api, deps.index);
-  referralsRoute(api, deps.challenges, deps.referrers);
+  referralsRoute(api, deps.challenges, deps.referrers, deps.referralRecords);
   keysRoute(api, deps.challenges, deps.keys, deps.sessions);
   intentsRoute(api, deps.intents, deps);
   tokensRoute(api, deps.tokens);

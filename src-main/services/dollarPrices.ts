@@ -38,11 +38,6 @@ export class DollarPrices {
     return rate;
   }
 
-  /** Dollars for `wei` of a currency at a rate, as a number for display (amounts themselves stay exact). */
-  static dollars(wei: bigint, rate: DollarRate): number {
-    return Number((wei * rate.usdWeiPer * 100n) / rate.pairWeiPer / 10n ** 18n) / 100;
-  }
-
   private async bnbRate(block?: bigint): Promise<DollarRate | null> {
     const { wbnb, usdt, pancakeFactory } = this.chain.addresses;
     this.pool ??= chainRead('the BNB dollar pool', () =>

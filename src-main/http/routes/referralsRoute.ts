@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { referralLink } from '../../core/appPages';
 import { readAddress } from '../../core/units/readAddress';
 import type { Challenges } from '../../services/challenges';
+import type { ReferralRecords } from '../../services/referralRecords';
 import type { ReferrerRegistry } from '../../services/referrerRegistry';
 import type { AppEnv } from '../env';
 import { AddressSchema, errorResponses } from '../schemas';
@@ -61,7 +62,71 @@ const linkRoute = createRoute({
   },
 });
 
-export function referralsRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, registry: ReferrerRegistry): void {
+const CurrencyTotalSchema = z.object({
+  currency: z.object({ address: AddressSchema, decimals: z.number().int(), symbol: z.string() }),
+  wei: z.string(),
+  amount: z.string(),
+  trades: z.number().int(),
+});
+const EarningsSchema = z.object({
+  usd: z.number().openapi({ description: 'dollars of the priced currencies, each cut at its trade time price' }),
+  unpriced: z.array(CurrencyTotalSchema).openapi({ description: 'currencies with no dollar price' }),
+  byCurrency: z.array(CurrencyTotalSchema.extend({ usd: z.number().nullable() })),
+});
+const ReferrerSchema = z
+  .object({
+    address: AddressSchema,
+    eligible: z.boolean().openapi({ description: 'registered, or the creator of a launched token' }),
+    registered: z.boolean(),
+    active: z.boolean().openapi({ description: 'eligible, with a trade through it in the last 30 days' }),
+    links: z.object({
+      base: z.string(),
+      token: z.string().openapi({ description: 'replace the literal {token} with a token address' }),
+      launch: z.string(),
+    }),
+    rates: z.object({ instantBps: z.number().int(), lifetimeShareBps: z.number().int() }),
+    instant: z.object({
+      earnings: z.object({ h24: EarningsSchema, d7: EarningsSchema, d30: EarningsSchema, all: EarningsSchema }),
+    }),
+    lifetime: z.object({
+      referred: z.number().int().openapi({ description: 'wallets bound' }),
+      weeklyCapWei: z.string(),
+      allTimePaidWei: z.string(),
+      todayEstimateWei: z.string().nullable(),
+      backlog: z
+        .object({ owedWei: z.string(), sinceWeek: z.number().int(), lastAddedWeek: z.number().int() })
+        .nullable(),
+      claimableWeeks: z.array(
+        z.object({
+          week: z.number().int(),
+          amount: z.string(),
+          paid: z.boolean(),
+          claimable: z.boolean(),
+          proof: z.array(z.string()).nullable(),
+        }),
+      ),
+      boundTo: AddressSchema.nullable().openapi({ description: 'the referrer this wallet is bound to' }),
+    }),
+  })
+  .openapi('Referrer');
+
+const recordRoute = createRoute({
+  method: 'get',
+  path: '/referrals/{address}',
+  summary: "A referrer's record: eligibility, links, rates, earnings and lifetime share",
+  request: { params: z.object({ address: z.string() }) },
+  responses: {
+    200: { description: 'Referrer', content: { 'application/json': { schema: ReferrerSchema } } },
+    ...errorResponses(400, 503),
+  },
+});
+
+export function referralsRoute(
+  app: OpenAPIHono<AppEnv>,
+  challenges: Challenges,
+  registry: ReferrerRegistry,
+  records: ReferralRecords,
+): void {
   app.openapi(challengeRoute, (c) =>
     c.json(challenges.issue('referral', readAddress(c.req.query('address'), 'address')), 200),
   );
@@ -71,6 +136,9 @@ export function referralsRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges,
     return c.json({ referrer, path: path ?? '', link: referralLink(new URL(c.req.url).origin, path, referrer) }, 200);
   });
   app.openAPIRegistry.registerPath(registerRoute);
+  app.openapi(recordRoute, async (c) =>
+    c.json(await records.record(readAddress(c.req.param('address'), 'address'), new URL(c.req.url).origin), 200),
+  );
   app.post('/referrals/register', async (c) => {
     const body = c.get('body');
     const address = await challenges.verify('referral', body.nonce, body.signature);
