@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
+import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
 import { type AppDeps, createApp, type RateLimits } from './http/createApp';
 import { ApiKeys } from './services/apiKeys';
 import { BuildService } from './services/buildService';
@@ -14,6 +15,8 @@ import { Indexer } from './services/indexer';
 import { Intents } from './services/intents';
 import { LaunchImages } from './services/launchImages';
 import { LaunchService } from './services/launchService';
+import { LifetimeIncome } from './services/lifetimeIncome';
+import { LifetimeWeeks } from './services/lifetimeWeeks';
 import { MediaStore } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
 import { QuoteService } from './services/quoteService';
@@ -50,6 +53,8 @@ export interface ServiceOptions {
   indexRange?: number;
   /** The wall clock (Unix ms) for challenges and keys; tests move it to reach expiries. */
   now?: () => number;
+  /** The lifetime share's weekly cap per referrer (10 BNB by default); tests lower it to reach the backlog. */
+  lifetimeWeeklyCapWei?: bigint;
   /** API keys on this server (default true); false answers KEYS_OFF. */
   keys?: boolean;
   /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
@@ -96,6 +101,7 @@ export function composeServices(
     log,
     onBatch: (_cursor, events) => {
       if (events > 0) images.poke();
+      weeks.poke();
     },
   });
   const now = options.now ?? Date.now;
@@ -117,7 +123,17 @@ export function composeServices(
   );
   const prices = new DollarPrices(chain);
   const launches = new LaunchService(chain, settings, media, options.maxTxGas, prices);
-  const referralRecords = new ReferralRecords(db, chain, settings, referrers, tokens, prices, now);
+  const income = new LifetimeIncome(chain, tokens, prices);
+  const weeks = new LifetimeWeeks(
+    db,
+    chain,
+    () => indexer.indexedBlock(),
+    settings,
+    income,
+    options.lifetimeWeeklyCapWei ?? LIFETIME_WEEKLY_CAP_WEI,
+    log,
+  );
+  const referralRecords = new ReferralRecords(db, settings, referrers, tokens, prices, income, weeks, now);
   return {
     chain,
     settings,
@@ -135,6 +151,7 @@ export function composeServices(
     sessions,
     intents,
     referralRecords,
+    weeks,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     log,
@@ -158,9 +175,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       deploymentsDir: options.deploymentsDir ?? join(process.cwd(), 'deployments'),
       journal: new DevnetJournal(db),
       log,
+      ...(options.now ? { now: options.now } : {}),
     });
     const services = composeServices(chain, db, { ...options, log });
-    const { indexer: startedIndexer, media, launches, builds, tokens, images } = services;
+    const { indexer: startedIndexer, media, launches, builds, tokens, images, weeks } = services;
     indexer = startedIndexer;
     const app = createApp(services);
     const server = await listen(app.fetch, options.port);
@@ -190,6 +208,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await seeded;
         await running.stop();
         await images.stop();
+        await weeks.stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -57,6 +57,8 @@ export interface ConnectOptions {
   deploymentsDir: string;
   journal?: DevnetJournal;
   log?: (line: string) => void;
+  /** Wall clock in Unix ms for the devnet's block times; tests move it. */
+  now?: () => number;
 }
 
 /** Connects to the configured chain: starts the embedded devnet, or reads a BSC network over its RPC URL. */
@@ -66,6 +68,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     const devnet = await startDevnet({
       ...(options.journal ? { journal: options.journal } : {}),
       ...(options.log ? { log: options.log } : {}),
+      ...(options.now ? { now: () => Math.floor((options.now as () => number)() / 1000) } : {}),
     });
     const client = createPublicClient({ chain: config.chain, transport: custom(devnet.provider) });
     const { contracts } = devnet;

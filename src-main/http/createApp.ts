@@ -10,6 +10,7 @@ import type { Challenges } from '../services/challenges';
 import type { Indexer } from '../services/indexer';
 import type { Intents } from '../services/intents';
 import type { LaunchService } from '../services/launchService';
+import type { LifetimeWeeks } from '../services/lifetimeWeeks';
 import type { MediaStore } from '../services/mediaStore';
 import type { QuoteService } from '../services/quoteService';
 import type { ReferralRecords } from '../services/referralRecords';
@@ -68,6 +69,7 @@ export interface AppDeps {
   sessions: Sessions;
   intents: Intents;
   referralRecords: ReferralRecords;
+  weeks: LifetimeWeeks;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
@@ -90,7 +92,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   errorsRoute(api);
   statusRoute(api, deps.chain, deps.indexer);
   launchesRoute(api, deps.index);
-  referralsRoute(api, deps.challenges, deps.referrers, deps.referralRecords);
+  referralsRoute(api, deps.challenges, deps.referrers, deps.referralRecords, deps.weeks);
   keysRoute(api, deps.challenges, deps.keys, deps.sessions);
   intentsRoute(api, deps.intents, deps);
   tokensRoute(api, deps.tokens);

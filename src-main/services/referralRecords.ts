@@ -1,14 +1,13 @@
 import type { Address } from 'viem';
-import type { ChainContext } from '../chain/connectChain';
 import { formatDecimalAmount } from '../core/units/decimalAmount';
 import type { Db } from '../store/openDatabase';
 import type { DollarPrices, DollarRate } from './dollarPrices';
+import { LifetimeIncome } from './lifetimeIncome';
+import type { LifetimeWeeks } from './lifetimeWeeks';
 import type { ReferrerRegistry } from './referrerRegistry';
 import type { SettingsService } from './settingsService';
 import type { Currency, TokenRegistry } from './tokenRegistry';
 
-/** The most a referrer's lifetime share pays in one week; the excess waits as backlog for later weeks. */
-export const LIFETIME_WEEKLY_CAP_WEI = 10n * 10n ** 18n;
 /** A referrer is active while a trade through them happened within this many days. */
 const ACTIVE_DAYS = 30;
 
@@ -48,11 +47,12 @@ export class ReferralRecords {
 
   constructor(
     db: Db,
-    private readonly chain: ChainContext,
     private readonly settings: SettingsService,
     private readonly registry: ReferrerRegistry,
     private readonly tokens: TokenRegistry,
     private readonly prices: DollarPrices,
+    private readonly income: LifetimeIncome,
+    private readonly weeks: LifetimeWeeks,
     private readonly now: () => number = Date.now,
   ) {
     this.statements = {
@@ -90,6 +90,7 @@ export class ReferralRecords {
     const referred = this.statements.bound.get(address) as number;
     const dayStart = nowSeconds - (nowSeconds % DAY);
     const today = this.statements.boundTrades.all(address, dayStart) as TradeRow[];
+    const closed = this.weeks.weeksOf(address);
     const paid = (this.statements.paid.all(address) as string[]).reduce((sum, amount) => sum + BigInt(amount), 0n);
     return {
       address,
@@ -106,13 +107,14 @@ export class ReferralRecords {
       instant: { earnings },
       lifetime: {
         referred,
-        weeklyCapWei: LIFETIME_WEEKLY_CAP_WEI.toString(),
+        weeklyCapWei: this.weeks.weeklyCapWei.toString(),
         allTimePaidWei: paid.toString(),
         todayEstimateWei:
-          referred === 0 ? null : (await this.shareInBnb(today, settings.fees.lifetimeReferralBps)).toString(),
-        // Weeks are closed by the weekly job (not built yet): until then none is owed, claimable or carried.
-        backlog: null,
-        claimableWeeks: [],
+          referred === 0
+            ? null
+            : LifetimeIncome.share(await this.income.inBnb(today), settings.fees.lifetimeReferralBps).toString(),
+        backlog: closed.backlog,
+        claimableWeeks: closed.weeks,
         boundTo: (this.statements.boundTo.get(address) as Address | undefined) ?? null,
       },
     };
@@ -147,32 +149,6 @@ export class ReferralRecords {
     }
     result.usd = Number(cents) / 100;
     return result;
-  }
-
-  /**
-   * The lifetime share of the service's income (site fees net of the instant cut) from these trades, in BNB wei:
-   * BNB income as it is, USDT income at the BNB price of its trade's block; income in other currencies has no price
-   * and earns no share.
-   */
-  private async shareInBnb(trades: readonly TradeRow[], lifetimeBps: number): Promise<bigint> {
-    const { wbnb } = this.chain.addresses;
-    let income = 0n;
-    for (const trade of trades) {
-      const net = BigInt(trade.fee) - BigInt(trade.cut);
-      if (trade.pair === wbnb) {
-        income += net;
-        continue;
-      }
-      const currency = await this.tokens.currency(trade.pair);
-      const [pairRate, bnbRate] = await Promise.all([
-        this.prices.rate(trade.pair, currency.decimals, BigInt(trade.block)),
-        this.prices.rate(wbnb, 18, BigInt(trade.block)),
-      ]);
-      if (!pairRate || !bnbRate) continue;
-      // pair -> dollars -> BNB, exactly, rounded down.
-      income += (net * pairRate.usdWeiPer * bnbRate.pairWeiPer) / (pairRate.pairWeiPer * bnbRate.usdWeiPer);
-    }
-    return (income * BigInt(lifetimeBps)) / 10_000n;
   }
 }
 

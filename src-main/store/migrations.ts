@@ -217,4 +217,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX intents_wallet ON intents (wallet, state, created_at);
     `,
   },
+  {
+    id: '2026-11-25-lifetime-weeks',
+    sql: `
+      -- Closed weeks of the lifetime referral share: the Merkle root of what each referrer is paid, and its posting.
+      CREATE TABLE referral_weeks (
+        week        INTEGER PRIMARY KEY,  -- weeks from Monday 2026-01-05 00:00 UTC
+        root        TEXT,                 -- null when nobody is owed anything that week
+        total       TEXT    NOT NULL,     -- wei the vault is funded with for the week
+        post_tx     TEXT,                 -- the operator's postRoot transaction, once sent
+        computed_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- Each referrer's part of a closed week: what the week owed, what was carried in, what is paid (capped), what
+      -- carries on, and the proof the vault checks.
+      CREATE TABLE referral_week_shares (
+        week          INTEGER NOT NULL,
+        referrer      TEXT    NOT NULL,
+        owed          TEXT    NOT NULL,
+        carried       TEXT    NOT NULL,
+        amount        TEXT    NOT NULL,
+        backlog       TEXT    NOT NULL,
+        backlog_since INTEGER,            -- first week of the backlog still carried
+        backlog_last  INTEGER,            -- last week that added to it
+        proof         TEXT,               -- JSON array of hashes; null when the amount is 0
+        PRIMARY KEY (week, referrer)
+      ) STRICT;
+      CREATE INDEX referral_week_shares_referrer ON referral_week_shares (referrer, week);
+    `,
+  },
 ];

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { referralLink } from '../../core/appPages';
 import { readAddress } from '../../core/units/readAddress';
 import type { Challenges } from '../../services/challenges';
+import type { LifetimeWeeks } from '../../services/lifetimeWeeks';
 import type { ReferralRecords } from '../../services/referralRecords';
 import type { ReferrerRegistry } from '../../services/referrerRegistry';
 import type { AppEnv } from '../env';
@@ -121,11 +122,59 @@ const recordRoute = createRoute({
   },
 });
 
+const claimRoute = createRoute({
+  method: 'post',
+  path: '/build/claim',
+  summary: "Build one claim of all of a referrer's claimable weeks of lifetime share, simulated from the wallet",
+  request: {
+    body: {
+      content: {
+        'application/json': {
+          schema: z.object({
+            wallet: z.string().openapi({ description: 'the wallet that will sign and send (anyone may)' }),
+            referrer: z.string().optional().openapi({ description: 'whose weeks; the wallet by default' }),
+          }),
+        },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    200: {
+      description: 'Claim build',
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              wallet: AddressSchema,
+              referrer: AddressSchema,
+              weeks: z.array(z.object({ week: z.number().int(), amount: z.string() })),
+              total: z.object({ amount: z.string(), wei: z.string(), symbol: z.string() }),
+              tx: z.object({
+                chainId: z.number().int(),
+                to: AddressSchema,
+                data: z.string(),
+                value: z.string(),
+                gas: z.string(),
+              }),
+              simulation: z.object({ ran: z.boolean(), ok: z.boolean() }),
+              cost: z.object({ gasPriceWei: z.string(), maxWei: z.string(), max: z.string() }),
+              explain: z.string(),
+            })
+            .openapi('ClaimBuild'),
+        },
+      },
+    },
+    ...errorResponses(400, 422, 429, 503),
+  },
+});
+
 export function referralsRoute(
   app: OpenAPIHono<AppEnv>,
   challenges: Challenges,
   registry: ReferrerRegistry,
   records: ReferralRecords,
+  weeks: LifetimeWeeks,
 ): void {
   app.openapi(challengeRoute, (c) =>
     c.json(challenges.issue('referral', readAddress(c.req.query('address'), 'address')), 200),
@@ -136,6 +185,8 @@ export function referralsRoute(
     return c.json({ referrer, path: path ?? '', link: referralLink(new URL(c.req.url).origin, path, referrer) }, 200);
   });
   app.openAPIRegistry.registerPath(registerRoute);
+  app.openAPIRegistry.registerPath(claimRoute);
+  app.post('/build/claim', async (c) => c.json(await weeks.buildClaim(c.get('body')), 200));
   app.openapi(recordRoute, async (c) =>
     c.json(await records.record(readAddress(c.req.param('address'), 'address'), new URL(c.req.url).origin), 200),
   );
