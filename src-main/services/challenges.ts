@@ -47,11 +47,11 @@ function invalid(message: string, field: string, fix?: string): ApiError {
 export class Challenges {
   private readonly insert;
   private readonly find;
-  private readonly redeem;
+  private readonly redeemStatement;
   private readonly purge;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly chainId: number,
     private readonly now: () => number = Date.now,
   ) {
@@ -59,7 +59,7 @@ export class Challenges {
       'INSERT INTO challenges (nonce, purpose, address, message, expires_at) VALUES (?, ?, ?, ?, ?)',
     );
     this.find = db.prepare('SELECT purpose, address, message, expires_at, used_at FROM challenges WHERE nonce = ?');
-    this.redeem = db.prepare('UPDATE challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL');
+    this.redeemStatement = db.prepare('UPDATE challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL');
     this.purge = db.prepare('DELETE FROM challenges WHERE expires_at < ?');
   }
 
@@ -84,10 +84,30 @@ export class Challenges {
   }
 
   /**
-   * Checks a signed challenge and uses it up; returns the wallet that signed. INVALID_SIGNATURE when the nonce is
-   * missing, unknown, for another purpose, expired or already used, or the signature is not the wallet's.
+   * Checks a signed challenge, then uses it up and runs `use` with the wallet that signed, in one transaction: when
+   * `use` fails (storage, a limit), the challenge stays unused and the same request can be sent again. INVALID_SIGNATURE
+   * when the nonce is missing, unknown, for another purpose, expired or already used, or the signature is not the
+   * wallet's.
    */
-  async verify(purpose: ChallengePurpose, nonce: unknown, signature: unknown): Promise<Address> {
+  async redeem<T>(
+    purpose: ChallengePurpose,
+    nonce: unknown,
+    signature: unknown,
+    use: (wallet: Address) => T,
+  ): Promise<T> {
+    const wallet = await this.signer(purpose, nonce, signature);
+    const again = 'Get a new challenge and sign it.';
+    return this.db.transaction(() => {
+      // Used up atomically: of two requests racing with one nonce, exactly one gets through.
+      if (this.redeemStatement.run(this.now(), nonce).changes !== 1) {
+        throw invalid('this challenge was already used; each one works once', 'nonce', again);
+      }
+      return use(wallet);
+    })();
+  }
+
+  /** The wallet that signed a challenge still valid and unused; nothing is used up. INVALID_SIGNATURE otherwise. */
+  async signer(purpose: ChallengePurpose, nonce: unknown, signature: unknown): Promise<Address> {
     if (typeof nonce !== 'string' || nonce === '') {
       throw invalid('nonce is missing: send the nonce of the challenge you signed', 'nonce');
     }
@@ -117,10 +137,6 @@ export class Challenges {
         'signature',
         'Sign the challenge message exactly as given, with the wallet it was issued for.',
       );
-    }
-    // Used up atomically: of two requests racing with one nonce, exactly one gets through.
-    if (this.redeem.run(this.now(), nonce).changes !== 1) {
-      throw invalid('this challenge was already used; each one works once', 'nonce', again);
     }
     return row.address;
   }

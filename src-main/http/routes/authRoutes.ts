@@ -70,9 +70,11 @@ export function authRoutes(chain: ChainContext, challenges: Challenges, sessions
   auth.post('/session', async (c) => {
     requireOwnOrigin(c.req.header('origin'), c.req.header('host'));
     const body = c.get('body');
-    const wallet = await challenges.verify('session', body.nonce, body.signature);
-    await refuseContracts(chain, wallet);
-    const { secret, session } = sessions.start(wallet);
+    // The wallet is checked for code before the challenge is used up: a contract's challenge cannot be redeemed anyway.
+    await refuseContracts(chain, await challenges.signer('session', body.nonce, body.signature));
+    const { secret, session } = await challenges.redeem('session', body.nonce, body.signature, (wallet) =>
+      sessions.start(wallet),
+    );
     setCookie(c, SESSION_COOKIE, secret, {
       httpOnly: true,
       sameSite: 'Strict',

@@ -132,8 +132,10 @@ export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys
     keys.requireEnabled();
     // The label is checked first, so a mistyped one does not use up the signed challenge.
     keys.checkLabel(body.label);
-    const wallet = await challenges.verify('key', body.nonce, body.signature);
-    return c.json(keys.create(wallet, body.label), 201);
+    return c.json(
+      await challenges.redeem('key', body.nonce, body.signature, (wallet) => keys.create(wallet, body.label)),
+      201,
+    );
   });
   app.openapi(routes.list, (c) => {
     keys.requireEnabled();

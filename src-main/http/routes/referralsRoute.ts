@@ -192,8 +192,11 @@ export function referralsRoute(
   );
   app.post('/referrals/register', async (c) => {
     const body = c.get('body');
-    const address = await challenges.verify('referral', body.nonce, body.signature);
-    const registeredAt = registry.register(address);
-    return c.json({ address, registered: true, registeredAt: registeredAt.toISOString() }, 200);
+    const registration = await challenges.redeem('referral', body.nonce, body.signature, (address) => ({
+      address,
+      registered: true as const,
+      registeredAt: registry.register(address).toISOString(),
+    }));
+    return c.json(registration, 200);
   });
 }
