@@ -26,7 +26,7 @@ import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
 import { rateLimit } from './middleware/rateLimit';
 import { sessionCookie } from './middleware/sessionCookie';
-import { AUTH_BASE, authRoutes } from './routes/authRoutes';
+import { AUTH_BASE, AUTH_ROUTES, authRoutes } from './routes/authRoutes';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
@@ -100,6 +100,8 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   buildTradeRoute(api, deps.tokens, deps.builds);
   buildLaunchRoute(api, deps.launches);
   mediaRoute(api, deps.media, { uploadsPerMinute: limits ? limits.uploadsPerMinute : false });
+  // Sign-in is served under /api/auth; its routes are listed here with a server of their own.
+  for (const route of AUTH_ROUTES) api.openAPIRegistry.registerPath(route);
   let document: unknown;
   api.get('/openapi.json', (c) => {
     document ??= openApiDocument(api);

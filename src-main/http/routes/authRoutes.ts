@@ -1,3 +1,4 @@
+import { createRoute, z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Address } from 'viem';
@@ -10,6 +11,8 @@ import { SESSION_COOKIE, SESSION_TTL_MS, type Session, type Sessions } from '../
 import type { AppEnv } from '../env';
 import { jsonBody } from '../middleware/jsonBody';
 import { sessionCookie } from '../middleware/sessionCookie';
+import { AddressSchema, errorResponses } from '../schemas';
+import { ChallengeQuerySchema, ChallengeSchema, SignedBodySchema } from './accountSchemas';
 
 export const AUTH_BASE = '/api/auth';
 
@@ -56,6 +59,61 @@ export function signedIn(sessions: Sessions, secret: string | undefined, named?:
   }
   return session;
 }
+
+const SessionSchema = z
+  .object({ wallet: AddressSchema, createdAt: z.string(), expiresAt: z.string() })
+  .openapi('Session');
+const servers = [{ url: AUTH_BASE, description: 'browser sign-in lives beside the v1 API, not under it' }];
+
+/** The sign-in endpoints for the OpenAPI document (served under /api/auth, hence their own server). */
+export const AUTH_ROUTES = [
+  createRoute({
+    method: 'get',
+    path: '/challenge',
+    servers,
+    summary: 'Sign-in: a challenge to sign with the wallet (smart-contract wallets are refused)',
+    request: { query: ChallengeQuerySchema },
+    responses: {
+      200: { description: 'Challenge', content: { 'application/json': { schema: ChallengeSchema } } },
+      ...errorResponses(400, 401, 503),
+    },
+  }),
+  createRoute({
+    method: 'post',
+    path: '/session',
+    servers,
+    summary: "Sign-in: start a 30-day session (HttpOnly, SameSite=Strict cookie); only from this server's own page",
+    request: { body: { content: { 'application/json': { schema: SignedBodySchema } }, required: true } },
+    responses: {
+      200: { description: 'Session', content: { 'application/json': { schema: SessionSchema } } },
+      ...errorResponses(400, 401, 403, 503),
+    },
+  }),
+  createRoute({
+    method: 'get',
+    path: '/session',
+    servers,
+    summary: 'The signed-in session (?wallet= names the wallet meant: SESSION_WALLET_MISMATCH otherwise)',
+    request: { query: z.object({ wallet: z.string().optional() }) },
+    responses: {
+      200: { description: 'Session', content: { 'application/json': { schema: SessionSchema } } },
+      ...errorResponses(401, 503),
+    },
+  }),
+  createRoute({
+    method: 'delete',
+    path: '/session',
+    servers,
+    summary: 'Sign out (needs x-mm-csrf: 1, like every signed-in write)',
+    responses: {
+      200: {
+        description: 'Signed out',
+        content: { 'application/json': { schema: z.object({ signedOut: z.literal(true) }) } },
+      },
+      ...errorResponses(403, 503),
+    },
+  }),
+];
 
 /** Browser sign-in at /api/auth: a signed challenge starts a 30-day session held in an HttpOnly, SameSite=Strict cookie. */
 export function authRoutes(chain: ChainContext, challenges: Challenges, sessions: Sessions): Hono<AppEnv> {
