@@ -111,6 +111,7 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
     },
     { timeout: 15_000, interval: 100 },
   );
+  expect((await s.api.get('/status')).body.referralWeeks).toEqual({ lastClosedWeek: week, awaitingOperator: [] });
   const r1 = await recordOf(R1);
   const r2 = await recordOf(R2);
   expect(r1.lifetime).toMatchObject({

@@ -90,7 +90,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   }
   settingsRoute(api, deps.settings);
   errorsRoute(api);
-  statusRoute(api, deps.chain, deps.indexer);
+  statusRoute(api, deps.chain, deps.indexer, deps.weeks);
   launchesRoute(api, deps.index);
   referralsRoute(api, deps.challenges, deps.referrers, deps.referralRecords, deps.weeks);
   keysRoute(api, deps.challenges, deps.keys, deps.sessions);

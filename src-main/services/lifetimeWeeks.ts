@@ -66,6 +66,8 @@ export class LifetimeWeeks {
   });
   private readonly statements;
   private readonly announced = new Set<number>();
+  /** Roots waiting for the operator to post them (testnet and mainnet): the transaction to send, by week. */
+  private readonly awaiting = new Map<number, { week: number; to: Address; value: string; data: Hex }>();
 
   constructor(
     private readonly db: Db,
@@ -221,6 +223,7 @@ export class LifetimeWeeks {
       });
       if (onChain !== zeroHash) {
         this.statements.posted.run(onChain === root ? 'on chain' : `a different root: ${onChain}`, week);
+        this.awaiting.delete(week);
         continue;
       }
       const data = encodeFunctionData({
@@ -230,6 +233,7 @@ export class LifetimeWeeks {
       });
       const devnet = this.chain.devnet;
       if (!devnet) {
+        this.awaiting.set(week, { week, to: vault, value: total, data });
         if (!this.announced.has(week)) {
           this.announced.add(week);
           this.log(
@@ -257,6 +261,17 @@ export class LifetimeWeeks {
       });
       this.statements.posted.run(await devnet.sendRawTransaction(raw), week);
     }
+  }
+
+  /** The last closed week, and the root postings waiting for the operator (the vault's owner) to send. */
+  status(): {
+    lastClosedWeek: number | null;
+    awaitingOperator: { week: number; to: Address; value: string; data: Hex }[];
+  } {
+    return {
+      lastClosedWeek: this.statements.lastWeek.get() as number | null,
+      awaitingOperator: [...this.awaiting.values()],
+    };
   }
 
   /** A referrer's closed weeks with an amount: paid (claimed on the vault), claimable (root on chain, unpaid), proof. */

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { ChainContext } from '../../chain/connectChain';
 import type { Indexer } from '../../services/indexer';
+import type { LifetimeWeeks } from '../../services/lifetimeWeeks';
 import type { AppEnv } from '../env';
 
 const IndexerStatusSchema = z
@@ -39,7 +40,20 @@ const route = createRoute({
       content: {
         'application/json': {
           schema: z
-            .object({ network: z.string(), chainId: z.number().int(), indexer: IndexerStatusSchema })
+            .object({
+              network: z.string(),
+              chainId: z.number().int(),
+              indexer: IndexerStatusSchema,
+              referralWeeks: z.object({
+                lastClosedWeek: z.number().int().nullable(),
+                awaitingOperator: z
+                  .array(z.object({ week: z.number().int(), to: z.string(), value: z.string(), data: z.string() }))
+                  .openapi({
+                    description:
+                      "testnet and mainnet: each closed week's postRoot transaction, for the vault's owner to sign and send with the week's funds",
+                  }),
+              }),
+            })
             .openapi('Status'),
         },
       },
@@ -47,6 +61,16 @@ const route = createRoute({
   },
 });
 
-export function statusRoute(app: OpenAPIHono<AppEnv>, chain: ChainContext, indexer: Indexer): void {
-  app.openapi(route, (c) => c.json({ network: chain.network, chainId: chain.chainId, indexer: indexer.status() }, 200));
+export function statusRoute(
+  app: OpenAPIHono<AppEnv>,
+  chain: ChainContext,
+  indexer: Indexer,
+  weeks: LifetimeWeeks,
+): void {
+  app.openapi(route, (c) =>
+    c.json(
+      { network: chain.network, chainId: chain.chainId, indexer: indexer.status(), referralWeeks: weeks.status() },
+      200,
+    ),
+  );
 }
