@@ -4,6 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { ReferralVault, TradeRouter } from '../src-main/chain/generated/contracts';
+import { PancakeV3Factory, PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { weekOf } from '../src-main/core/referrals/weeks';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
@@ -18,6 +19,7 @@ const CAP = parseEther('0.003');
 let service: TestService;
 let s: ServiceDrivers;
 let token: Address;
+let usdtToken: Address;
 
 const account = (index: number) => privateKeyToAccount(testAccounts()[index]?.privateKey ?? '0x');
 const R1 = 5;
@@ -29,6 +31,14 @@ beforeAll(async () => {
   const launched = await s.launcher.launch({ creator: R2, saltSeed: 'lifetime' });
   if (launched.result !== 'ok') throw new Error(`launch failed: ${launched.result}`);
   token = launched.token;
+  const usdtLaunch = await s.launcher.launch({
+    creator: R2,
+    saltSeed: 'lifetime-usdt',
+    pair: s.contracts.usdt as Address,
+    openingTick: -150000,
+  });
+  if (usdtLaunch.result !== 'ok') throw new Error(`launch failed: ${usdtLaunch.result}`);
+  usdtToken = usdtLaunch.token;
 });
 afterAll(async () => {
   await service?.dispose();
@@ -38,14 +48,20 @@ async function head(): Promise<bigint> {
   return s.api.client.getBlockNumber({ cacheTime: 0 });
 }
 
-async function buy(wallet: number, amount: string, referrer: number | null) {
-  const built = await s.api.post('/build/buy', {
+async function buy(wallet: number, amount: string, referrer: number | null, of = token) {
+  const body = {
     wallet: account(wallet).address,
-    token,
+    token: of,
     amount,
     referrer: referrer === null ? null : account(referrer).address,
-  });
+  };
+  let built = await s.api.post('/build/buy', body);
   expect(built.status, JSON.stringify(built.body)).toBe(200);
+  if (built.body.requires.length > 0) {
+    // A USDT buy first approves Permit2 and the router, then is built again with its gas.
+    for (const step of built.body.requires) await s.api.signAndSend(wallet, step.tx);
+    built = await s.api.post('/build/buy', body);
+  }
   return s.api.signAndSend(wallet, built.body.tx);
 }
 
@@ -71,6 +87,7 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
   await buy(8, '0.5', null); // bound to R1: income without a cut
   await buy(10, '1', null); // unbound: no share for anyone
   await buy(11, '1', R1); // binds 11 to R1
+  await buy(8, '300', null, usdtToken); // bound to R1: USDT income, valued in BNB at its block
   const week = weekOf(Number((await s.api.client.getBlock({ blockNumber: first.blockNumber })).timestamp));
 
   // What the weeks must pay, from the chain alone: each bound wallet's trades after its binding, fee less cut.
@@ -86,7 +103,27 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
     fromBlock: 0n,
   });
   const bindingOf = new Map(bound.map((log) => [log.args.wallet as Address, log]));
+  const dollarPool = await s.api.client.readContract({
+    address: s.contracts.pancakeFactory as Address,
+    abi: PancakeV3Factory.abi,
+    functionName: 'getPool',
+    args: [s.contracts.wbnb as Address, s.contracts.usdt as Address, 500],
+  });
+  /** BNB wei worth `usdtWei` at the WBNB/USDT pool's price in `block`. */
+  const inBnb = async (usdtWei: bigint, block: bigint) => {
+    const [sqrtPriceX96] = await s.api.client.readContract({
+      address: dollarPool,
+      abi: PancakeV3Pool.abi,
+      functionName: 'slot0',
+      blockNumber: block,
+    });
+    const priceX192 = sqrtPriceX96 * sqrtPriceX96;
+    const wbnbFirst = BigInt(s.contracts.wbnb as Address) < BigInt(s.contracts.usdt as Address);
+    const [usdPer, bnbPer] = wbnbFirst ? [priceX192, 1n << 192n] : [1n << 192n, priceX192];
+    return (usdtWei * bnbPer) / usdPer;
+  };
   const income = new Map<Address, bigint>();
+  let usdtTrades = 0;
   for (const trade of trades) {
     const binding = bindingOf.get(trade.args.wallet as Address);
     if (!binding) continue;
@@ -95,8 +132,14 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
       (trade.blockNumber === binding.blockNumber && trade.logIndex > binding.logIndex);
     if (!after) continue;
     const referrer = binding.args.referrer as Address;
-    income.set(referrer, (income.get(referrer) ?? 0n) + (trade.args.siteFee ?? 0n) - (trade.args.referrerCut ?? 0n));
+    let net = (trade.args.siteFee ?? 0n) - (trade.args.referrerCut ?? 0n);
+    if (trade.args.pair === s.contracts.usdt) {
+      net = await inBnb(net, trade.blockNumber);
+      usdtTrades++;
+    }
+    income.set(referrer, (income.get(referrer) ?? 0n) + net);
   }
+  expect(usdtTrades).toBe(1);
   const owed = (who: number) => ((income.get(account(who).address) ?? 0n) * 1500n) / 10_000n;
   expect(owed(R1)).toBeGreaterThan(CAP);
   expect(owed(R2)).toBeGreaterThan(0n);
