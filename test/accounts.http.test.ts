@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Address, getAbiItem } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +6,7 @@ import { TradeRouter } from '../src-main/chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
+import { expectNotStored } from './support/storedFiles';
 
 /** A clock the test moves, to reach a challenge's expiry without waiting five minutes. */
 let offsetMs = 0;
@@ -199,15 +198,7 @@ describe('API keys', () => {
   it('keeps no key in clear in the database', async () => {
     const created = await s.api.post('/keys', { ...(await signed('/keys/challenge', 11)), label: 'secret check' });
     const secret = (created.body.key as string).slice('lpc_live_'.length);
-    for (const file of ['app.sqlite', 'app.sqlite-wal']) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(join(service.dataDir, file));
-      } catch {
-        continue;
-      }
-      expect(bytes.includes(secret), file).toBe(false);
-    }
+    expectNotStored(service.dataDir, secret);
   });
 });
 

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { startTestService, type TestService } from './support/startTestService';
+import { expectNotStored } from './support/storedFiles';
 
 let offsetMs = 0;
 const now = () => Date.now() + offsetMs;
@@ -137,15 +136,7 @@ describe('browser sign-in', () => {
   it('signs out, and keeps no session secret in clear', async () => {
     const cookie = await signIn(18);
     const secret = cookie.split('=')[1] as string;
-    for (const file of ['app.sqlite', 'app.sqlite-wal']) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(join(service.dataDir, file));
-      } catch {
-        continue;
-      }
-      expect(bytes.includes(secret), file).toBe(false);
-    }
+    expectNotStored(service.dataDir, secret);
     const out = await call(`${auth}/session`, { method: 'DELETE', headers: { cookie, 'x-mm-csrf': '1' } });
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/lpc_session=;/);
