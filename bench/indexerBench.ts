@@ -15,6 +15,7 @@ import {
   parseEther,
   toHex,
 } from 'viem';
+import type { ChainContext } from '../src-main/chain/connectChain';
 import { type Devnet, startDevnet } from '../src-main/chain/devnet/startDevnet';
 import { LaunchFactory, TradeRouter } from '../src-main/chain/generated/contracts';
 import { devnetChain } from '../src-main/chain/networks';
@@ -22,6 +23,7 @@ import type { ServiceEvent } from '../src-main/chain/serviceEvents';
 import type { AppEnv } from '../src-main/http/env';
 import { errorHandler } from '../src-main/http/errorHandler';
 import { launchesRoute } from '../src-main/http/routes/launchesRoute';
+import { DollarPrices } from '../src-main/services/dollarPrices';
 import { Indexer } from '../src-main/services/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { openDatabase } from '../src-main/store/openDatabase';
@@ -57,6 +59,7 @@ async function measure(dir: string): Promise<Row[]> {
 
   const db = openDatabase(join(dir, 'chain.sqlite'));
   const store = new IndexStore(db);
+  const prices = new DollarPrices({ client, addresses: devnet.contracts } as unknown as ChainContext);
   const indexer = new Indexer(
     {
       client,
@@ -66,7 +69,11 @@ async function measure(dir: string): Promise<Row[]> {
       consistentRead: (work) => work(),
     },
     store,
-    { confirmations: 0 },
+    {
+      confirmations: 0,
+      // As the service runs it: the BNB dollar price is kept at every block with trades.
+      priceAt: (block) => prices.sqrtPriceAt(block),
+    },
   );
   const started = performance.now();
   await indexer.catchUpOnce();

@@ -93,12 +93,14 @@ export function composeServices(
 ): Services {
   const { log } = options;
   const index = new IndexStore(db);
+  const prices = new DollarPrices(chain, (block) => index.priceAt(block));
   const media = new MediaStore({ dataDir: options.dataDir, allowLoopbackLinks: options.network === 'devnet' });
   const images = new LaunchImages(db, media, log);
   const indexer = new Indexer(chain, index, {
     confirmations: options.confirmations ?? (options.network === 'devnet' ? 0 : DEFAULT_CONFIRMATIONS),
     ...(options.indexRange ? { maxRange: options.indexRange } : {}),
     log,
+    priceAt: (block) => prices.sqrtPriceAt(block),
     onBatch: (_cursor, events) => {
       if (events > 0) images.poke();
       weeks.poke();
@@ -121,7 +123,6 @@ export function composeServices(
       indexedBlock: () => indexer.indexedBlock(),
     }),
   );
-  const prices = new DollarPrices(chain);
   const launches = new LaunchService(chain, settings, media, options.maxTxGas, prices);
   const income = new LifetimeIncome(chain, tokens, prices);
   const weeks = new LifetimeWeeks(

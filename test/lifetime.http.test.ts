@@ -145,6 +145,17 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
   expect(owed(R2)).toBeGreaterThan(0n);
   expect(owed(R2)).toBeLessThan(CAP);
 
+  // From here on the service cannot read the chain's past state, like a BSC node that is not an archive: the prices
+  // its income is valued at were kept when the trades were indexed.
+  const client = service.chain.client;
+  const readContract = client.readContract.bind(client);
+  const archive = vi
+    .spyOn(client, 'readContract')
+    .mockImplementation(((args: { blockNumber?: bigint }) =>
+      args.blockNumber === undefined
+        ? readContract(args as never)
+        : Promise.reject(new Error('missing trie node: not an archive node'))) as never);
+
   // The week ends: it is closed, its root posted with the funds, and each referrer's part becomes claimable.
   await nextWeek();
   const recordOf = async (who: number) => (await s.api.get(`/referrals/${account(who).address}`)).body;
@@ -215,4 +226,6 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
   const carried = await recordOf(R1);
   expect(carried.lifetime.backlog).toBeNull();
   expect(carried.lifetime.claimableWeeks[1]).toMatchObject({ week: week + 1, amount: (owed(R1) - CAP).toString() });
+  expect((await recordOf(R1)).instant.earnings.all.usd).toBeGreaterThan(0);
+  archive.mockRestore();
 });

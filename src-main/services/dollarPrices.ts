@@ -20,7 +20,24 @@ export class DollarPrices {
   private pool: Promise<Address | null> | undefined;
   private readonly past = new Map<bigint, Promise<DollarRate | null>>();
 
-  constructor(private readonly chain: ChainContext) {}
+  constructor(
+    private readonly chain: ChainContext,
+    /** The pool price kept by the indexer at a block, read before asking the chain (which needs an archive node). */
+    private readonly recorded: (block: number) => bigint | undefined = () => undefined,
+  ) {}
+
+  /** The BNB dollar pool's sqrtPriceX96 at a block (null when there is no such pool); for the indexer to keep. */
+  async sqrtPriceAt(block: number): Promise<bigint | null> {
+    const pool = await this.dollarPool();
+    if (!pool) return null;
+    const [sqrtPriceX96] = await this.chain.client.readContract({
+      address: pool,
+      abi: PancakeV3Pool.abi,
+      functionName: 'slot0',
+      blockNumber: BigInt(block),
+    });
+    return sqrtPriceX96;
+  }
 
   /** The rate of `pair` (with its decimals) now, or at `block`. */
   async rate(pair: Address, decimals: number, block?: bigint): Promise<DollarRate | null> {
@@ -38,7 +55,7 @@ export class DollarPrices {
     return rate;
   }
 
-  private async bnbRate(block?: bigint): Promise<DollarRate | null> {
+  private dollarPool(): Promise<Address | null> {
     const { wbnb, usdt, pancakeFactory } = this.chain.addresses;
     this.pool ??= chainRead('the BNB dollar pool', () =>
       this.chain.client.readContract({
@@ -51,16 +68,25 @@ export class DollarPrices {
     this.pool.catch(() => {
       this.pool = undefined;
     });
-    const pool = await this.pool;
-    if (!pool) return null;
-    const [sqrtPriceX96] = await chainRead('the BNB dollar price', () =>
-      this.chain.client.readContract({
-        address: pool,
-        abi: PancakeV3Pool.abi,
-        functionName: 'slot0',
-        ...(block === undefined ? {} : { blockNumber: block }),
-      }),
-    );
+    return this.pool;
+  }
+
+  private async bnbRate(block?: bigint): Promise<DollarRate | null> {
+    const { wbnb, usdt } = this.chain.addresses;
+    const kept = block === undefined ? undefined : this.recorded(Number(block));
+    const pool = kept === undefined ? await this.dollarPool() : null;
+    if (kept === undefined && !pool) return null;
+    const [sqrtPriceX96] =
+      kept !== undefined
+        ? [kept]
+        : await chainRead('the BNB dollar price', () =>
+            this.chain.client.readContract({
+              address: pool as Address,
+              abi: PancakeV3Pool.abi,
+              functionName: 'slot0',
+              ...(block === undefined ? {} : { blockNumber: block }),
+            }),
+          );
     // The pool's price is token1 per token0 = sqrtP² / 2^192 (USDT and WBNB both have 18 decimals).
     const priceX192 = sqrtPriceX96 * sqrtPriceX96;
     return BigInt(wbnb) < BigInt(usdt)

@@ -18,6 +18,11 @@ export interface IndexerOptions {
   /** How often to log progress while backfilling (milliseconds). */
   progressEveryMs?: number;
   log?: (line: string) => void;
+  /**
+   * Reads the BNB dollar pool's sqrtPriceX96 at a block, to keep with the batch (null when it cannot be read): prices
+   * at past blocks would later need an archive node.
+   */
+  priceAt?: (block: number) => Promise<bigint | null>;
   /** Called after each batch is stored (tests and the benchmark follow the indexer with it). */
   onBatch?: (cursor: IndexCursor, events: number) => void;
 }
@@ -287,13 +292,24 @@ export class Indexer {
       const event = decodeServiceEvent(log);
       if (event) events.push(event);
     }
+    const prices = new Map<number, bigint>();
+    const priceAt = this.options.priceAt;
+    if (priceAt) {
+      const tradeBlocks = [...new Set(events.filter((e) => e.kind === 'trade').map((e) => e.block))];
+      await Promise.all(
+        tradeBlocks.map(async (block) => {
+          const price = await priceAt(block).catch(() => null);
+          if (price !== null) prices.set(block, price);
+        }),
+      );
+    }
     const timestamps = new Map<number, number>();
     const hashes = new Map<number, Hex>();
     for (const [number, header] of headers) {
       timestamps.set(number, header.timestamp);
       hashes.set(number, header.hash);
     }
-    this.cursor = this.store.write({ events, timestamps, hashes, to });
+    this.cursor = this.store.write({ events, timestamps, hashes, prices, to });
     for (const event of events) {
       if (event.kind === 'launched') this.counts.launches++;
       else if (event.kind === 'trade') this.counts.trades++;

@@ -25,6 +25,8 @@ export interface IndexBatch {
   timestamps: ReadonlyMap<number, number>;
   /** Block hashes to keep for reorg detection; the batch's last block must be among them. */
   hashes: ReadonlyMap<number, Hex>;
+  /** The BNB dollar pool's sqrtPriceX96 at blocks with trades, where it could be read. */
+  prices?: ReadonlyMap<number, bigint>;
   to: number;
 }
 
@@ -73,6 +75,7 @@ const INDEX_TABLES = [
   'collections',
   'referral_roots',
   'referral_claims',
+  'block_prices',
   'index_blocks',
 ] as const;
 
@@ -122,6 +125,8 @@ export class IndexStore {
       ),
       moveCursor: prepare('UPDATE index_state SET block = ?, hash = ?, updated_at = ? WHERE id = 1'),
       keepHash: prepare('INSERT OR REPLACE INTO index_blocks (number, hash) VALUES (?, ?)'),
+      keepPrice: prepare('INSERT OR REPLACE INTO block_prices (block, sqrt_price_x96) VALUES (?, ?)'),
+      price: prepare('SELECT sqrt_price_x96 FROM block_prices WHERE block = ?').pluck(),
       forgetOldHashes: prepare('DELETE FROM index_blocks WHERE number < ?'),
       recentHashes: prepare('SELECT number, hash FROM index_blocks ORDER BY number DESC'),
       launch: prepare(
@@ -292,10 +297,17 @@ export class IndexStore {
         }
       }
       for (const [number, blockHash] of batch.hashes) s.keepHash.run(number, blockHash);
+      for (const [number, sqrtPriceX96] of batch.prices ?? []) s.keepPrice.run(number, sqrtPriceX96.toString());
       s.forgetOldHashes.run(batch.to - KEPT_BLOCK_HASHES);
       s.moveCursor.run(batch.to, hash, Date.now());
     })();
     return { block: batch.to, hash };
+  }
+
+  /** The BNB dollar pool's sqrtPriceX96 recorded at a block, if it was. */
+  priceAt(block: number): bigint | undefined {
+    const stored = this.statements.price.get(block) as string | undefined;
+    return stored === undefined ? undefined : BigInt(stored);
   }
 
   /** Recent block hashes, newest first: where to look for the block a reorganized chain forked from. */

@@ -246,4 +246,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX referral_week_shares_referrer ON referral_week_shares (referrer, week);
     `,
   },
+  {
+    id: '2026-11-26-block-prices',
+    sql: `
+      -- The BNB dollar price (the WBNB/USDT pool's sqrtPriceX96) at each indexed block with trades, read as the block
+      -- is indexed: later, only an archive node could read it. Rolled back with the block on a reorganization.
+      CREATE TABLE block_prices (
+        block          INTEGER PRIMARY KEY,
+        sqrt_price_x96 TEXT    NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
