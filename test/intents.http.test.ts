@@ -90,6 +90,27 @@ describe('prepared requests', () => {
     expect((await s.api.get(`/intents/${id}`)).body.state).toBe('pending');
   });
 
+  it("builds a bot's request with its API key's wallet as the default referrer, as the build endpoint would", async () => {
+    const signed = async (path: string) => {
+      const challenge = await s.api.get(`${path}?address=${account(3).address}`);
+      return {
+        nonce: challenge.body.nonce,
+        signature: await account(3).signMessage({ message: challenge.body.message }),
+      };
+    };
+    expect((await s.api.post('/referrals/register', await signed('/referrals/challenge'))).status).toBe(200);
+    const key = (await s.api.post('/keys', { ...(await signed('/keys/challenge')), label: 'bot' })).body.key;
+    const created = await fetch(`${service.url}/intents`, {
+      method: 'POST',
+      headers: { 'x-api-key': key },
+      body: JSON.stringify({ kind: 'prepare_buy', wallet: account(USER).address, token, amount: '0.05' }),
+    }).then((r) => r.json() as Promise<any>);
+    expect(created.keyWallet).toBe(account(3).address);
+    // The app builds it without the key: the request remembers whose key made it.
+    const built = await s.api.post(`/intents/${created.id}/build`, {});
+    expect(built.body.build.referrer, built.body.build.referrerNote).toEqual({ address: account(3).address, bps: 20 });
+  });
+
   it('records a rejection, and refuses an unknown kind or id', async () => {
     const { id } = (await prepareBuy()).body;
     const rejected = await s.api.post(`/intents/${id}/reject`, { reason: 'not today' });

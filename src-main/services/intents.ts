@@ -19,6 +19,8 @@ export interface Intent {
   request: Record<string, unknown>;
   /** The build shown for review, once built. */
   build: unknown | null;
+  /** The wallet of the API key the bot created it with: the build's default referrer, as with the key itself. */
+  keyWallet: Address | null;
   tx: { hash: Hash; block: number | null } | null;
   reason: string | null;
   createdAt: string;
@@ -30,6 +32,7 @@ interface IntentRow {
   kind: IntentKind;
   wallet: Address;
   request: string;
+  key_wallet: Address | null;
   state: IntentState;
   build: string | null;
   tx_hash: Hash | null;
@@ -51,6 +54,7 @@ const intentOf = (row: IntentRow): Intent => ({
   state: row.state,
   request: JSON.parse(row.request) as Record<string, unknown>,
   build: row.build === null ? null : JSON.parse(row.build),
+  keyWallet: row.key_wallet,
   tx: row.tx_hash === null ? null : { hash: row.tx_hash, block: row.block },
   reason: row.reason,
   createdAt: new Date(row.created_at).toISOString(),
@@ -70,10 +74,11 @@ export class Intents {
     private readonly chain: ChainContext,
     private readonly now: () => number = Date.now,
   ) {
-    const columns = 'id, kind, wallet, request, state, build, tx_hash, block, reason, created_at, updated_at';
+    const columns =
+      'id, kind, wallet, request, key_wallet, state, build, tx_hash, block, reason, created_at, updated_at';
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO intents (${columns}) VALUES (@id, @kind, @wallet, @request, @state, NULL, NULL, NULL, NULL, @at, @at)`,
+        `INSERT INTO intents (${columns}) VALUES (@id, @kind, @wallet, @request, @keyWallet, @state, NULL, NULL, NULL, NULL, @at, @at)`,
       ),
       get: db.prepare(`SELECT ${columns} FROM intents WHERE id = ?`),
       list: db.prepare(
@@ -95,7 +100,7 @@ export class Intents {
   }
 
   /** Records a prepared request; the body is checked in full when it is built. */
-  create(body: Record<string, unknown>): Intent {
+  create(body: Record<string, unknown>, keyWallet?: Address): Intent {
     const { kind, ...request } = body;
     if (typeof kind !== 'string' || !(INTENT_KINDS as readonly string[]).includes(kind)) {
       throw new ApiError('INVALID_KIND', `kind must be one of ${INTENT_KINDS.join(', ')}`, {
@@ -112,6 +117,7 @@ export class Intents {
         kind,
         wallet,
         request: JSON.stringify({ ...request, wallet }),
+        keyWallet: keyWallet ?? null,
         state: 'pending',
         at,
       }),

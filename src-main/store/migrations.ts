@@ -206,6 +206,7 @@ export const MIGRATIONS: readonly Migration[] = [
         kind       TEXT    NOT NULL CHECK (kind IN ('prepare_buy', 'prepare_sell', 'prepare_launch')),
         wallet     TEXT    NOT NULL,
         request    TEXT    NOT NULL,  -- JSON: the body of the matching build
+        key_wallet TEXT,              -- the wallet of the API key the bot sent: the default referrer of the build
         state      TEXT    NOT NULL CHECK (state IN ('pending', 'built', 'sent', 'confirmed', 'failed')),
         build      TEXT,              -- JSON: the build answer shown for review
         tx_hash    TEXT,

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Address } from 'viem';
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
 import { readAddress } from '../../core/units/readAddress';
-import type { KeyHolder } from '../../services/apiKeys';
 import type { BuildService } from '../../services/buildService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
@@ -90,7 +90,7 @@ export async function buildTradeJson(
   builds: BuildService,
   side: 'buy' | 'sell',
   body: Record<string, unknown>,
-  key?: KeyHolder,
+  keyWallet?: Address,
 ) {
   const wallet = readAddress(body.wallet, 'wallet');
   const referrer =
@@ -100,7 +100,7 @@ export async function buildTradeJson(
     ...input,
     wallet,
     referrer,
-    ...(key && body.referrer === undefined ? { keyReferrer: key.wallet } : {}),
+    ...(keyWallet && body.referrer === undefined ? { keyReferrer: keyWallet } : {}),
   });
   return {
     ...tradeJson(build.quote),
@@ -125,7 +125,7 @@ export function buildTradeRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry,
     // Documented, but read by our own body rules (any Content-Type, spec error codes) rather than the validator.
     app.openAPIRegistry.registerPath(routeFor(side));
     app.post(`/build/${side}`, async (c) =>
-      c.json(await buildTradeJson(tokens, builds, side, c.get('body'), c.get('apiKey')), 200),
+      c.json(await buildTradeJson(tokens, builds, side, c.get('body'), c.get('apiKey')?.wallet), 200),
     );
   }
 }

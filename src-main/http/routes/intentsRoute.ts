@@ -22,6 +22,9 @@ const IntentSchema = z
     }),
     request: z.record(z.string(), z.unknown()).openapi({ description: 'the body of the matching build' }),
     build: z.unknown().nullable().openapi({ description: 'the build answer shown for review, once built' }),
+    keyWallet: AddressSchema.nullable().openapi({
+      description: "the wallet of the API key the request was created with: its trades' default referrer",
+    }),
     tx: z.object({ hash: z.string(), block: z.number().int().nullable() }).nullable(),
     reason: z.string().nullable().openapi({ description: 'why it failed (rejected by the user, reverted)' }),
     createdAt: z.string(),
@@ -106,7 +109,7 @@ export function intentsRoute(
   deps: { tokens: TokenRegistry; builds: BuildService; launches: LaunchService },
 ): void {
   for (const route of routes) app.openAPIRegistry.registerPath(route);
-  app.post('/intents', (c) => c.json(intents.create(c.get('body')), 201));
+  app.post('/intents', (c) => c.json(intents.create(c.get('body'), c.get('apiKey')?.wallet), 201));
   app.get('/intents', (c) => {
     const wallet = readAddress(c.req.query('wallet'), 'wallet');
     const state = c.req.query('state');
@@ -126,6 +129,7 @@ export function intentsRoute(
             deps.builds,
             intent.kind === 'prepare_buy' ? 'buy' : 'sell',
             intent.request,
+            intent.keyWallet ?? undefined,
           );
     return c.json(intents.recordBuild(intent.id, build), 200);
   });
