@@ -186,6 +186,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     media.setOrigin(origin);
     indexer.start();
+    // Logos left unresolved by an earlier run are looked for at once, not only when new launches come.
+    images.poke();
     const devnet = chain.devnet;
     // A fresh devnet is seeded in the background: the API answers at once, the data follows within a second.
     const seeded =

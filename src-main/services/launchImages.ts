@@ -8,6 +8,7 @@ const BATCH = 8;
 /** Tries before a launch whose metadata cannot be reached is shown without a logo for good. */
 const MAX_ATTEMPTS = 6;
 const FIRST_RETRY_SECONDS = 60;
+const BUSY_RETRY_SECONDS = 10;
 
 /** Codes meaning the metadata was read and has no usable logo: trying again will not change that. */
 const FINAL_CODES = new Set(['MISSING_IMAGE', 'INVALID_METADATA', 'INVALID_METADATA_URI']);
@@ -22,6 +23,8 @@ export class LaunchImages {
   private readonly found;
   private readonly none;
   private readonly later;
+  private readonly nextDue;
+  private wakeUp: NodeJS.Timeout | null = null;
   private readonly run = new CoalescedRun(async () => {
     await this.drain();
     return true;
@@ -39,6 +42,7 @@ export class LaunchImages {
     this.found = db.prepare("UPDATE launch_images SET state = 'found', image = ? WHERE token = ?");
     this.none = db.prepare("UPDATE launch_images SET state = 'none', image = NULL WHERE token = ?");
     this.later = db.prepare("UPDATE launch_images SET state = 'retry', attempts = ?, next_attempt = ? WHERE token = ?");
+    this.nextDue = db.prepare("SELECT min(next_attempt) FROM launch_images WHERE state = 'retry'").pluck();
   }
 
   /** Looks for launches waiting for their logo (coalesced with a pass under way). */
@@ -52,10 +56,11 @@ export class LaunchImages {
   }
 
   stop(): Promise<void> {
+    if (this.wakeUp) clearTimeout(this.wakeUp);
     return this.run.stop();
   }
 
-  /** Resolves the logos of every launch that is due, a few at a time. */
+  /** Resolves the logos of every launch that is due, a few at a time, and wakes up when the next retry is due. */
   private async drain(): Promise<void> {
     while (!this.run.isStopped) {
       const rows = this.due.all(Math.floor(Date.now() / 1000), BATCH) as {
@@ -63,8 +68,15 @@ export class LaunchImages {
         uri: string;
         attempts: number;
       }[];
-      if (rows.length === 0) return;
+      if (rows.length === 0) break;
       await Promise.all(rows.map((row) => this.resolve(row)));
+    }
+    const next = this.nextDue.get() as number | null;
+    if (this.wakeUp) clearTimeout(this.wakeUp);
+    this.wakeUp = null;
+    if (next !== null && !this.run.isStopped) {
+      this.wakeUp = setTimeout(() => this.poke(), Math.max(0, next * 1000 - Date.now()) + 100);
+      this.wakeUp.unref();
     }
   }
 
@@ -76,6 +88,11 @@ export class LaunchImages {
       if (this.run.isStopped) return;
       if (error instanceof ApiError && FINAL_CODES.has(error.code)) {
         this.none.run(row.token);
+        return;
+      }
+      if (error instanceof ApiError && error.code === 'UPLOADS_BUSY') {
+        // This server's own fetch slots were full: not the link's fault, so it does not count as a try.
+        this.later.run(row.attempts, Math.floor(Date.now() / 1000) + BUSY_RETRY_SECONDS, row.token);
         return;
       }
       const attempts = row.attempts + 1;
