@@ -286,6 +286,34 @@ describe('an RPC that refuses wide block ranges', () => {
   });
 });
 
+describe('an RPC that answers no blocks', () => {
+  it('is taken for a failure, not a reorganization: nothing indexed is thrown away', async () => {
+    const devnet = service.chain.devnet;
+    if (!devnet) throw new Error('needs the devnet');
+    const dir = mkdtempSync(join(tmpdir(), 'companion-blind-'));
+    try {
+      const db = openDatabase(join(dir, 'app.sqlite'));
+      const store = new IndexStore(db);
+      await new Indexer(service.chain, store, { confirmations: 0 }).catchUpOnce();
+      const stored = store.counts();
+      expect(stored.launches).toBeGreaterThan(0);
+      const blind = createPublicClient({
+        chain: devnetChain,
+        transport: custom({
+          request: async (args: { method: string; params?: unknown }) =>
+            args.method === 'eth_getBlockByNumber' ? null : devnet.provider.request(args as never),
+        }),
+      }) as PublicClient;
+      const indexer = new Indexer({ ...service.chain, client: blind }, store, { confirmations: 0 });
+      await expect(indexer.catchUpOnce()).rejects.toThrow(/no block/);
+      expect(store.counts()).toEqual(stored);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('confirmations', () => {
   it('serves a launch only once its block has the configured confirmations', async () => {
     const confirming = await startTestService(undefined, { confirmations: 2 });

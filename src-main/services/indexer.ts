@@ -224,12 +224,16 @@ export class Indexer {
     if (safe - this.cursor.block > this.range && !this.backfillStart) {
       this.backfillStart = { at: Date.now(), block: this.cursor.block };
     }
+    let moved = 0;
     while (!this.run.isStopped && this.cursor.block < safe) {
       this.state = safe - this.cursor.block > this.range ? 'backfilling' : 'following';
       try {
         await this.source.consistentRead(() => this.batch(this.cursor.block + 1, safe, head));
+        moved = 0;
       } catch (error) {
         if (!(error instanceof ChainMoved)) throw error;
+        // A chain that keeps moving under every read (or an RPC that contradicts itself) is retried with pauses.
+        if (++moved > 3) throw error;
         await this.source.consistentRead(() => this.checkCursor(head));
       }
       this.reportProgress(safe);
@@ -333,18 +337,27 @@ export class Indexer {
     if (this.cursor.hash === null) return;
     const header = this.cursor.block <= head ? await this.header(this.cursor.block) : null;
     if (header?.hash === this.cursor.hash) return;
-    this.reorgs++;
     const was = this.cursor.block;
+    let asked = 0;
+    let answered = 0;
     for (const kept of this.store.recentHashes()) {
       if (kept.number > head || kept.number >= was) continue;
+      asked++;
       const now = await this.header(kept.number);
+      if (now) answered++;
       if (now?.hash === kept.hash) {
+        this.reorgs++;
         this.cursor = this.store.rollBack(kept.number, kept.hash);
         this.counts = this.store.counts();
         this.log(`indexer: the chain was reorganized after block ${kept.number}; blocks up to ${was} read again`);
         return;
       }
     }
+    // An RPC that answers no block at all is failing, not showing another chain: nothing is thrown away for it.
+    if (asked > 0 && answered === 0) {
+      throw new Error(`the RPC has no block at or below ${Math.min(head, was - 1)} that was indexed; trying again`);
+    }
+    this.reorgs++;
     this.cursor = this.store.rollBack(this.fromBlock - 1, null);
     this.counts = this.store.counts();
     this.log(`indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`);
