@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
-import { ApiError, type ErrorCode } from '../core/errors';
+import { ApiError } from '../core/errors';
 import type { Db } from '../store/openDatabase';
+import { storageStep } from './storageStep';
 
 /** Every key starts so: the app's prefix, then `live_`, then the secret. */
 export const KEY_PREFIX = 'lpc_live_';
@@ -211,12 +212,6 @@ export class ApiKeys {
 
   /** Runs a storage step; anything but our own answers becomes KEYS_UNAVAILABLE. */
   private storage<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      const code: ErrorCode = 'KEYS_UNAVAILABLE';
-      throw new ApiError(code, 'API keys could not be read or written', { cause: error });
-    }
+    return storageStep('KEYS_UNAVAILABLE', 'API keys could not be read or written', work);
   }
 }

@@ -5,6 +5,7 @@ import { ApiError } from '../core/errors';
 import { readAddress } from '../core/units/readAddress';
 import type { Db } from '../store/openDatabase';
 import { chainRead } from './chainRead';
+import { storageStep } from './storageStep';
 
 export const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
@@ -243,11 +244,6 @@ export class Intents {
   }
 
   private storage<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError('INTENTS_UNAVAILABLE', 'prepared requests could not be stored or read', { cause: error });
-    }
+    return storageStep('INTENTS_UNAVAILABLE', 'prepared requests could not be stored or read', work);
   }
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
 import { ApiError } from '../core/errors';
 import type { Db } from '../store/openDatabase';
+import { storageStep } from './storageStep';
 
 export const SESSION_DAYS = 30;
 export const SESSION_TTL_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
@@ -70,11 +71,6 @@ export class Sessions {
   }
 
   private storage<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw new ApiError('SESSIONS_UNAVAILABLE', 'sign-in sessions could not be read or written', { cause: error });
-    }
+    return storageStep('SESSIONS_UNAVAILABLE', 'sign-in sessions could not be read or written', work);
   }
 }
