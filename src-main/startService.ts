@@ -128,7 +128,7 @@ export function composeServices(
   const weeks = new LifetimeWeeks(
     db,
     chain,
-    () => indexer.indexedBlock(),
+    () => indexer.indexedHead(),
     settings,
     income,
     options.lifetimeWeeklyCapWei ?? LIFETIME_WEEKLY_CAP_WEI,

@@ -75,6 +75,8 @@ const RATE_WINDOW_MS = 10_000;
  */
 export class Indexer {
   private cursor: IndexCursor = { block: -1, hash: null };
+  /** The indexed block's time (Unix seconds), when this run has read its header. */
+  private cursorTime: number | null = null;
   private readonly fromBlock: number;
   private readonly addresses: Address[];
   private range: number;
@@ -156,6 +158,11 @@ export class Indexer {
   /** Every event up to and including this block is stored. */
   indexedBlock(): number {
     return this.cursor.block;
+  }
+
+  /** The indexed block and its time (null until this run has read its header), for jobs that follow the index. */
+  indexedHead(): { block: number; timestamp: number | null } {
+    return { block: this.cursor.block, timestamp: this.cursorTime };
   }
 
   /** Runs until the newest confirmed block is indexed (used by tools that index and exit). */
@@ -314,6 +321,7 @@ export class Indexer {
       hashes.set(number, header.hash);
     }
     this.cursor = this.store.write({ events, timestamps, hashes, prices, to });
+    this.cursorTime = timestamps.get(to) ?? null;
     for (const event of events) {
       if (event.kind === 'launched') this.counts.launches++;
       else if (event.kind === 'trade') this.counts.trades++;
@@ -348,6 +356,7 @@ export class Indexer {
       if (now?.hash === kept.hash) {
         this.reorgs++;
         this.cursor = this.store.rollBack(kept.number, kept.hash);
+        this.cursorTime = now.timestamp;
         this.counts = this.store.counts();
         this.log(`indexer: the chain was reorganized after block ${kept.number}; blocks up to ${was} read again`);
         return;
@@ -359,6 +368,7 @@ export class Indexer {
     }
     this.reorgs++;
     this.cursor = this.store.rollBack(this.fromBlock - 1, null);
+    this.cursorTime = null;
     this.counts = this.store.counts();
     this.log(`indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`);
   }

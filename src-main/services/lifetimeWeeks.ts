@@ -66,13 +66,15 @@ export class LifetimeWeeks {
   });
   private readonly statements;
   private readonly announced = new Set<number>();
+  /** The week of the first bound trade, once one is indexed. */
+  private firstWeek: number | undefined;
   /** Roots waiting for the operator to post them (testnet and mainnet): the transaction to send, by week. */
   private readonly awaiting = new Map<number, { week: number; to: Address; value: string; data: Hex }>();
 
   constructor(
     private readonly db: Db,
     private readonly chain: ChainContext,
-    private readonly indexedBlock: () => number,
+    private readonly indexedHead: () => { block: number; timestamp: number | null },
     private readonly settings: SettingsService,
     private readonly income: LifetimeIncome,
     readonly weeklyCapWei: bigint,
@@ -129,20 +131,29 @@ export class LifetimeWeeks {
 
   /** Closes every week that is over on the indexed chain and not closed yet, in order. */
   async closeDue(): Promise<void> {
-    const indexed = this.indexedBlock();
-    if (indexed < 0) return;
-    const block = await this.chain.client.getBlock({ blockNumber: BigInt(indexed) });
-    const lastOver = weekOf(Number(block.timestamp)) - 1;
+    const head = this.indexedHead();
+    if (head.block < 0) return;
+    // The indexer knows its block's time after its first batch; only before that is the header read here.
+    const time =
+      head.timestamp ?? Number((await this.chain.client.getBlock({ blockNumber: BigInt(head.block) })).timestamp);
+    const lastOver = weekOf(time) - 1;
     const last = this.statements.lastWeek.get() as number | null;
     let next: number;
     if (last !== null) {
       next = last + 1;
     } else {
-      const first = this.statements.firstBoundTrade.get() as number | null;
-      if (first === null) return;
-      next = weekOf(first);
+      // Until a first week is closed, the week of the first bound trade is where closing starts; found once.
+      this.firstWeek ??= this.firstBoundWeek();
+      if (this.firstWeek === undefined) return;
+      next = this.firstWeek;
     }
     for (let week = next; week <= lastOver && week < next + MAX_WEEKS_PER_PASS; week++) await this.closeWeek(week);
+  }
+
+  /** Not found is not kept (undefined): a bound trade may come with the next batch. */
+  private firstBoundWeek(): number | undefined {
+    const first = this.statements.firstBoundTrade.get() as number | null;
+    return first === null ? undefined : weekOf(first);
   }
 
   /** Each referrer's share of one week, capped, with the backlog carried in and out, and the tree of what is paid. */
