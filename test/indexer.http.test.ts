@@ -69,6 +69,35 @@ async function indexed(): Promise<void> {
 
 const tokens = (body: { launches: { token: Address }[] }) => body.launches.map((l) => l.token);
 
+/** Runs `work` with a database file of its own (the service's stays untouched), removed afterwards. */
+async function withFreshIndex<T>(work: (file: string, store: IndexStore) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'companion-index-'));
+  const file = join(dir, 'app.sqlite');
+  const db = openDatabase(file);
+  try {
+    return await work(file, new IndexStore(db));
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A client of the service's devnet whose requests meet `misbehave` first: it answers, throws, or returns PASS. */
+const PASS = Symbol('pass');
+function devnetClient(misbehave: (args: { method: string; params?: unknown }) => unknown): PublicClient {
+  const devnet = service.chain.devnet;
+  if (!devnet) throw new Error('needs the devnet');
+  return createPublicClient({
+    chain: devnetChain,
+    transport: custom({
+      request: async (args: { method: string; params?: unknown }) => {
+        const answer = misbehave(args);
+        return answer === PASS ? devnet.provider.request(args as never) : answer;
+      },
+    }),
+  }) as PublicClient;
+}
+
 describe('GET /launches', () => {
   let a: Launched;
   let b: Launched;
@@ -230,87 +259,51 @@ describe('a reorganized chain', () => {
     expect(service.indexer.status().reorgs).toBeGreaterThan(reorgs);
 
     // The same rows as an index of the surviving chain made from scratch.
-    const fresh = mkdtempSync(join(tmpdir(), 'companion-reindex-'));
-    try {
-      const file = join(fresh, 'app.sqlite');
-      const freshDb = openDatabase(file);
-      await new Indexer(service.chain, new IndexStore(freshDb), { confirmations: 0 }).catchUpOnce();
-      freshDb.close();
+    await withFreshIndex(async (file, store) => {
+      await new Indexer(service.chain, store, { confirmations: 0 }).catchUpOnce();
       const after = dumpIndex(db);
       expect(after.launches?.some((row: any) => row.token === orphan.token)).toBe(false);
       expect(after.trades?.some((row: any) => row.token === orphan.token)).toBe(false);
       expect(after.bindings?.some((row: any) => row.referrer === orphan.creator)).toBe(false);
       expect(after).toEqual(dumpIndex(file));
-    } finally {
-      rmSync(fresh, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('an RPC that refuses wide block ranges', () => {
   it('halves the eth_getLogs range until it is accepted, and ends with the same rows', async () => {
-    const devnet = service.chain.devnet;
-    if (!devnet) throw new Error('needs the devnet');
     let refused = 0;
-    const narrow = createPublicClient({
-      chain: devnetChain,
-      transport: custom({
-        request: async (args: { method: string; params?: unknown }) => {
-          if (args.method === 'eth_getLogs') {
-            const [filter] = args.params as [{ fromBlock: Hex; toBlock: Hex }];
-            if (Number(filter.toBlock) - Number(filter.fromBlock) + 1 > 3) {
-              refused++;
-              throw new Error('query returned more than 10000 results; block range too large');
-            }
-          }
-          return devnet.provider.request(args as never);
-        },
-      }),
-    }) as PublicClient;
-    const dir = mkdtempSync(join(tmpdir(), 'companion-narrow-'));
-    try {
-      const file = join(dir, 'app.sqlite');
-      const db = openDatabase(file);
-      const indexer = new Indexer({ ...service.chain, client: narrow }, new IndexStore(db), { confirmations: 0 });
+    const narrow = devnetClient((args) => {
+      if (args.method !== 'eth_getLogs') return PASS;
+      const [filter] = args.params as [{ fromBlock: Hex; toBlock: Hex }];
+      if (Number(filter.toBlock) - Number(filter.fromBlock) + 1 <= 3) return PASS;
+      refused++;
+      throw new Error('query returned more than 10000 results; block range too large');
+    });
+    await withFreshIndex(async (file, store) => {
+      const indexer = new Indexer({ ...service.chain, client: narrow }, store, { confirmations: 0 });
       await indexer.catchUpOnce();
       expect(refused).toBeGreaterThan(0);
       expect(indexer.status().range).toBeLessThanOrEqual(3);
-      db.close();
       const served = dumpIndex(join(service.dataDir, 'app.sqlite'));
       const narrowed = dumpIndex(file);
       expect(narrowed.launches).toEqual(served.launches);
       expect(narrowed.trades).toEqual(served.trades);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('an RPC that answers no blocks', () => {
   it('is taken for a failure, not a reorganization: nothing indexed is thrown away', async () => {
-    const devnet = service.chain.devnet;
-    if (!devnet) throw new Error('needs the devnet');
-    const dir = mkdtempSync(join(tmpdir(), 'companion-blind-'));
-    try {
-      const db = openDatabase(join(dir, 'app.sqlite'));
-      const store = new IndexStore(db);
+    await withFreshIndex(async (_file, store) => {
       await new Indexer(service.chain, store, { confirmations: 0 }).catchUpOnce();
       const stored = store.counts();
       expect(stored.launches).toBeGreaterThan(0);
-      const blind = createPublicClient({
-        chain: devnetChain,
-        transport: custom({
-          request: async (args: { method: string; params?: unknown }) =>
-            args.method === 'eth_getBlockByNumber' ? null : devnet.provider.request(args as never),
-        }),
-      }) as PublicClient;
+      const blind = devnetClient((args) => (args.method === 'eth_getBlockByNumber' ? null : PASS));
       const indexer = new Indexer({ ...service.chain, client: blind }, store, { confirmations: 0 });
       await expect(indexer.catchUpOnce()).rejects.toThrow(/no block/);
       expect(store.counts()).toEqual(stored);
-      db.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
