@@ -115,14 +115,11 @@ export function composeServices(
   const settings = new SettingsService(chain);
   const tokens = new TokenRegistry(chain, index);
   const quotes = new QuoteService(new PoolStateService(chain), settings);
-  const builds = new BuildService(
-    chain,
-    quotes,
-    new ReferrerEligibility(chain, referrers, {
-      isCreator: (wallet) => index.isCreator(wallet),
-      indexedBlock: () => indexer.indexedBlock(),
-    }),
-  );
+  const eligibility = new ReferrerEligibility(chain, referrers, {
+    isCreator: (wallet) => index.isCreator(wallet),
+    indexedBlock: () => indexer.indexedBlock(),
+  });
+  const builds = new BuildService(chain, quotes, eligibility);
   const launches = new LaunchService(chain, settings, media, options.maxTxGas, prices);
   const income = new LifetimeIncome(chain, tokens, prices);
   const weeks = new LifetimeWeeks(
@@ -134,7 +131,7 @@ export function composeServices(
     options.lifetimeWeeklyCapWei ?? LIFETIME_WEEKLY_CAP_WEI,
     log,
   );
-  const referralRecords = new ReferralRecords(db, settings, referrers, tokens, prices, income, weeks, now);
+  const referralRecords = new ReferralRecords(db, settings, referrers, eligibility, tokens, prices, income, weeks, now);
   return {
     chain,
     settings,

@@ -45,7 +45,7 @@ interface IntentRow {
 
 const ID_SHAPE = /^int_[0-9a-f]{24}$/;
 const HASH_SHAPE = /^0x[0-9a-fA-F]{64}$/;
-/** A pending request no one acted on is listed for this long. */
+/** The most requests one list answers (the newest). */
 const LIST_LIMIT = 200;
 
 const intentOf = (row: IntentRow): Intent => ({

@@ -4,6 +4,7 @@ import type { Db } from '../store/openDatabase';
 import type { DollarPrices, DollarRate } from './dollarPrices';
 import { LifetimeIncome } from './lifetimeIncome';
 import type { LifetimeWeeks } from './lifetimeWeeks';
+import type { ReferrerEligibility } from './referrerEligibility';
 import type { ReferrerRegistry } from './referrerRegistry';
 import type { SettingsService } from './settingsService';
 import type { Currency, TokenRegistry } from './tokenRegistry';
@@ -49,6 +50,7 @@ export class ReferralRecords {
     db: Db,
     private readonly settings: SettingsService,
     private readonly registry: ReferrerRegistry,
+    private readonly eligibility: ReferrerEligibility,
     private readonly tokens: TokenRegistry,
     private readonly prices: DollarPrices,
     private readonly income: LifetimeIncome,
@@ -59,7 +61,6 @@ export class ReferralRecords {
       referred: db.prepare(
         'SELECT pair, fee, cut, block, timestamp FROM trades WHERE referrer = ? ORDER BY block, log_index',
       ),
-      creator: db.prepare('SELECT 1 FROM launches WHERE creator = ? LIMIT 1').pluck(),
       bound: db.prepare('SELECT count(*) FROM bindings WHERE referrer = ?').pluck(),
       boundTo: db.prepare('SELECT referrer FROM bindings WHERE wallet = ?').pluck(),
       paid: db.prepare('SELECT amount FROM referral_claims WHERE referrer = ?').pluck(),
@@ -76,7 +77,7 @@ export class ReferralRecords {
     const nowSeconds = Math.floor(this.now() / 1000);
     const settings = await this.settings.get();
     const registered = this.registry.registeredAt(address) !== null;
-    const creator = this.statements.creator.get(address) !== undefined;
+    const eligible = await this.eligibility.isEligible(address);
     const trades = this.statements.referred.all(address) as TradeRow[];
     const lastTrade = trades[trades.length - 1];
     const within = (seconds: number) => this.earnings(trades.filter((t) => t.timestamp > nowSeconds - seconds));
@@ -94,10 +95,9 @@ export class ReferralRecords {
     const paid = (this.statements.paid.all(address) as string[]).reduce((sum, amount) => sum + BigInt(amount), 0n);
     return {
       address,
-      eligible: registered || creator,
+      eligible,
       registered,
-      active:
-        (registered || creator) && lastTrade !== undefined && lastTrade.timestamp > nowSeconds - ACTIVE_DAYS * DAY,
+      active: eligible && lastTrade !== undefined && lastTrade.timestamp > nowSeconds - ACTIVE_DAYS * DAY,
       links: {
         base: `${origin}/?r=${address}`,
         token: `${origin}/token/{token}?r=${address}`,

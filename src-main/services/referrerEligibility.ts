@@ -3,13 +3,10 @@ import type { ChainContext } from '../chain/connectChain';
 import { LaunchFactory } from '../chain/generated/contracts';
 import { chainRead } from './chainRead';
 
-/** Referrers who registered by signing a challenge; the referrals feature supplies the real one. */
+/** Referrers who registered by signing a challenge. */
 export interface ReferrerDirectory {
   isRegistered(address: Address): Promise<boolean>;
 }
-
-/** Until registration exists, nobody is registered: only token creators are eligible. */
-export const NO_REGISTERED_REFERRERS: ReferrerDirectory = { isRegistered: async () => false };
 
 /** The indexed launches' creators, and how far the index reaches. */
 export interface CreatorLookup {
@@ -30,8 +27,8 @@ export class ReferrerEligibility {
 
   constructor(
     private readonly chain: ChainContext,
-    private readonly directory: ReferrerDirectory = NO_REGISTERED_REFERRERS,
-    private readonly index?: CreatorLookup,
+    private readonly directory: ReferrerDirectory,
+    private readonly index: CreatorLookup,
   ) {}
 
   async isEligible(referrer: Address): Promise<boolean> {
@@ -39,11 +36,11 @@ export class ReferrerEligibility {
     if (await this.directory.isRegistered(referrer)) return true;
     const factory = this.chain.addresses.factory;
     if (!factory) return false;
-    if (this.index?.isCreator(referrer)) {
+    if (this.index.isCreator(referrer)) {
       this.creators.add(referrer);
       return true;
     }
-    const unindexed = this.index ? BigInt(this.index.indexedBlock() + 1) : this.chain.deployBlock;
+    const unindexed = BigInt(this.index.indexedBlock() + 1);
     const logs = await chainRead('the launches of the referrer', () =>
       this.chain.client.getLogs({
         address: factory,
