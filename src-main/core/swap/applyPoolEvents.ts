@@ -4,9 +4,8 @@
  * the pool's _modifyPosition does in storage.
  */
 
+import { addDelta } from './liquidityMath';
 import type { InitializedTick, PoolState } from './poolState';
-
-const MAX_UINT128 = (1n << 128n) - 1n;
 
 /** An initialized tick with its liquidityGross: the pool keeps a tick initialized exactly while its gross is > 0. */
 export interface TrackedTick extends InitializedTick {
@@ -83,12 +82,4 @@ function lowerBound(ticks: readonly TrackedTick[], index: number): number {
     else high = mid;
   }
   return low;
-}
-
-/** LiquidityMath.addDelta: the pool reverts rather than let liquidity leave uint128. */
-function addDelta(liquidity: bigint, delta: bigint): bigint {
-  const result = liquidity + delta;
-  if (result < 0n) throw new RangeError('LS: liquidity underflows');
-  if (result > MAX_UINT128) throw new RangeError('LA: liquidity overflows');
-  return result;
 }

@@ -5,10 +5,10 @@
 
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from '../math/tickMath';
 import { computeSwapStep } from './computeSwapStep';
+import { addDelta } from './liquidityMath';
 import type { InitializedTick, PoolState } from './poolState';
 
 const MAX_INT256 = (1n << 255n) - 1n;
-const MAX_UINT128 = (1n << 128n) - 1n;
 /** Ticks a bitmap word covers, in units of the tick spacing. */
 const WORD_BITS = 256;
 const LOG_SQRT_TICK_BASE = Math.log(1.0001) / 2;
@@ -196,12 +196,4 @@ function tickAtSqrtPrice(sqrtPriceX96: bigint): number {
   while (tick > MIN_TICK && getSqrtRatioAtTick(tick) > sqrtPriceX96) tick--;
   while (tick < MAX_TICK && getSqrtRatioAtTick(tick + 1) <= sqrtPriceX96) tick++;
   return tick;
-}
-
-/** LiquidityMath.addDelta: the pool reverts rather than let liquidity leave uint128. */
-function addDelta(liquidity: bigint, delta: bigint): bigint {
-  const result = liquidity + delta;
-  if (result < 0n) throw new RangeError('LS: liquidity underflows');
-  if (result > MAX_UINT128) throw new RangeError('LA: liquidity overflows');
-  return result;
 }
