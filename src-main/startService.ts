@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
+import { composeAppChannel } from './composeAppChannel';
 import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
 import { type AppDeps, createApp, type RateLimits } from './http/createApp';
 import { ApiKeys } from './services/apiKeys';
+import type { AppChannel } from './services/appChannel';
 import { BuildService } from './services/buildService';
 import { Challenges } from './services/challenges';
 import { seedDevnet } from './services/devnetSeed';
@@ -26,6 +28,8 @@ import { ReferrerRegistry } from './services/referrerRegistry';
 import { Sessions } from './services/sessions';
 import { SettingsService } from './services/settingsService';
 import { TokenRegistry } from './services/tokenRegistry';
+import type { KeyCipher } from './signer/localKey/keyCipher';
+import type { LedgerAccess } from './signer/signers';
 import { DevnetJournal } from './store/devnetJournal';
 import { IndexStore } from './store/indexStore';
 import { type Db, openDatabase } from './store/openDatabase';
@@ -59,6 +63,15 @@ export interface ServiceOptions {
   keys?: boolean;
   /** Folder of deployment records for testnet and mainnet; defaults to ./deployments. */
   deploymentsDir?: string;
+  /**
+   * Serves the app's channel to main (signers, sending, activity) at /app for the headless web UI, answered only with
+   * this token. The desktop app uses IPC instead and leaves it out.
+   */
+  appToken?: string;
+  /** How the local key is sealed (a passphrase keystore by default; the OS keychain in the desktop app). */
+  keyCipher?: KeyCipher;
+  /** The Ledger (the real one over USB HID by default); tests give an emulator. */
+  ledger?: LedgerAccess;
   log?: (line: string) => void;
 }
 
@@ -71,6 +84,8 @@ export interface RunningService {
   chain: ChainContext;
   /** The launch indexer: its status, and `waitFor(block)` to know a block's events are served. */
   indexer: Indexer;
+  /** What the app's own UI asks main: signers, sending, the activity list (over IPC, or /app headless). */
+  appChannel: AppChannel;
   /** Settles once a fresh devnet's seed launches and trades are in (at once when there is nothing to seed). */
   seeded: Promise<void>;
   close(): Promise<void>;
@@ -178,9 +193,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const services = composeServices(chain, db, { ...options, log });
     const { indexer: startedIndexer, media, launches, builds, tokens, images, weeks } = services;
     indexer = startedIndexer;
-    const app = createApp(services);
+    const appChannel = composeAppChannel(chain, db, {
+      dataDir: options.dataDir,
+      info: { rpcUrl: options.rpcUrl ?? null, rateLimits: options.rateLimits !== false },
+      ...(options.keyCipher ? { keyCipher: options.keyCipher } : {}),
+      ...(options.ledger ? { ledger: options.ledger } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      log,
+    });
+    let origin = '';
+    const app = createApp({
+      ...services,
+      ...(options.appToken
+        ? { appChannel: { channel: appChannel, token: options.appToken, origin: () => origin } }
+        : {}),
+    });
     const server = await listen(app.fetch, options.port);
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     media.setOrigin(origin);
     indexer.start();
     // Logos left unresolved by an earlier run are looked for at once, not only when new launches come.
@@ -203,6 +232,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       origin,
       chain: connected,
       indexer: running,
+      appChannel,
       seeded,
       close: async () => {
         await seeded;

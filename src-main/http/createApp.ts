@@ -5,6 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
 import type { ApiKeys } from '../services/apiKeys';
+import type { AppChannel } from '../services/appChannel';
 import type { BuildService } from '../services/buildService';
 import type { Challenges } from '../services/challenges';
 import type { Indexer } from '../services/indexer';
@@ -19,6 +20,7 @@ import type { Sessions } from '../services/sessions';
 import type { SettingsService } from '../services/settingsService';
 import type { TokenRegistry } from '../services/tokenRegistry';
 import type { IndexStore } from '../store/indexStore';
+import { APP_CHANNEL_BASE, appChannelRoute } from './appChannelRoute';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
 import { apiKey } from './middleware/apiKey';
@@ -72,6 +74,8 @@ export interface AppDeps {
   weeks: LifetimeWeeks;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
+  /** The app's channel to main for the headless web UI, answered only with the run's token. */
+  appChannel?: { channel: AppChannel; token: string; origin: () => string };
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
   rateLimits?: RateLimits | false;
   log: (line: string) => void;
@@ -135,13 +139,17 @@ export function createApp(deps: AppDeps): Hono {
   app.route(AUTH_BASE, auth);
   mediaServeRoute(app, deps.media);
   if (deps.chain.devnet) rpcRoute(app, deps.chain.devnet);
+  if (deps.appChannel) appChannelRoute(app, deps.appChannel.channel, deps.appChannel.token, deps.appChannel.origin);
   const webRoot = deps.webRoot;
   if (webRoot && existsSync(join(webRoot, 'index.html'))) {
     const index = readFileSync(join(webRoot, 'index.html'), 'utf8');
     app.use('/*', serveStatic({ root: webRoot }));
     // Client-side routes of the UI answer with its page; API paths keep their NOT_FOUND.
     app.get('*', (c, next) =>
-      c.req.path.startsWith(`${API_BASE}/`) || c.req.path.startsWith(`${AUTH_BASE}/`) || c.req.path === '/rpc'
+      c.req.path.startsWith(`${API_BASE}/`) ||
+      c.req.path.startsWith(`${AUTH_BASE}/`) ||
+      c.req.path.startsWith(`${APP_CHANNEL_BASE}/`) ||
+      c.req.path === '/rpc'
         ? next()
         : c.html(index),
     );

@@ -258,4 +258,36 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    id: '2026-11-27-activity',
+    sql: `
+      -- What the app signed and sent for the person, one row per transaction or message, kept across restarts. A row is
+      -- written before the signer is asked and its hash before the transaction is broadcast, so a crash loses nothing:
+      -- on the next start, 'sent' rows are followed to their receipt and 'signing' rows are marked interrupted.
+      CREATE TABLE activity (
+        id         TEXT    PRIMARY KEY,
+        group_id   TEXT    NOT NULL,  -- one action: a trade with its approval steps shares one group
+        step       TEXT    NOT NULL,  -- 'main', a requires step's name (approve-permit2...), or 'message'
+        kind       TEXT    NOT NULL,  -- buy, sell, launch, claim, approve, register, key, transfer...
+        title      TEXT    NOT NULL,  -- the one sentence shown when it was reviewed
+        wallet     TEXT    NOT NULL,
+        chain_id   INTEGER NOT NULL,
+        to_address TEXT,
+        data       TEXT,
+        value      TEXT,
+        message    TEXT,              -- for a signed message: its text
+        nonce      INTEGER,
+        raw        TEXT,              -- the signed transaction, to broadcast again if the node lost it
+        hash       TEXT,
+        status     TEXT    NOT NULL CHECK (status IN ('signing', 'signed', 'sent', 'confirmed', 'reverted', 'failed')),
+        error      TEXT,
+        block      INTEGER,
+        gas_used   TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX activity_created ON activity (created_at DESC, id);
+      CREATE INDEX activity_status ON activity (status) WHERE status IN ('signing', 'sent');
+    `,
+  },
 ];

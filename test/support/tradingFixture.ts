@@ -1,6 +1,7 @@
 import { type Address, createPublicClient, http, type PublicClient, parseEther } from 'viem';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { devnetChain } from '../../src-main/chain/networks';
+import type { ServiceOptions } from '../../src-main/startService';
 import { launcher } from './launcher';
 import { type RouterDriver, routerDriver } from './routerDriver';
 import { startTestService, type TestService } from './startTestService';
@@ -30,8 +31,8 @@ export interface TradingFixture {
 }
 
 /** A running service on a fresh devnet with two launched tokens, everything sent through its /rpc. */
-export async function startTradingFixture(): Promise<TradingFixture> {
-  const service = await startTestService();
+export async function startTradingFixture(options: Partial<ServiceOptions> = {}): Promise<TradingFixture> {
+  const service = await startTestService(undefined, options);
   const transport = http(`${service.origin}/rpc`);
   const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
   const settings = (await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> };

@@ -1,0 +1,160 @@
+import { type Address, getAddress, type Hex } from 'viem';
+import { z } from 'zod';
+import type { NetworkName } from '../chain/networks';
+import { SignerError } from '../signer/signerError';
+import type { Signers } from '../signer/signers';
+import type { ActivityStore } from '../store/activityStore';
+import type { TransactionSender } from './transactionSender';
+import { WalletError } from './walletError';
+
+/** What the app's own UI may ask main for: its signers, sending, and the activity list. Never served to bots. */
+export interface AppChannel {
+  invoke(operation: string, input: unknown): Promise<unknown>;
+}
+
+/** A refused operation, as the UI shows it. */
+export interface AppChannelFailure {
+  code: string;
+  message: string;
+  fix?: string;
+}
+
+export interface AppInfo {
+  network: NetworkName;
+  chainId: number;
+  rpcUrl: string | null;
+  dataDir: string;
+  rateLimits: boolean;
+  /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
+  ledgerPaths: { live: string; legacy: string };
+}
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an address is 0x and 40 hex digits');
+const wei = z.string().regex(/^\d{1,78}$/, 'a wei amount is a string of digits');
+const label = z.string().min(1).max(200);
+
+const unsignedTx = z.object({
+  chainId: z.number().int().positive(),
+  to: address,
+  data: z
+    .string()
+    .regex(/^0x([0-9a-fA-F]{2})*$/, 'data is 0x and whole bytes of hex')
+    .max(262_146),
+  value: wei,
+  gas: wei.optional(),
+});
+
+const OPERATIONS = {
+  'app.info': z.object({}).strict(),
+  'signer.status': z.object({}).strict(),
+  'signer.importKey': z
+    .object({ privateKey: z.string().max(200), passphrase: z.string().max(1024).optional() })
+    .strict(),
+  'signer.unlock': z.object({ passphrase: z.string().max(1024).optional() }).strict(),
+  'signer.lock': z.object({}).strict(),
+  'signer.forget': z.object({}).strict(),
+  'signer.use': z.object({ kind: z.enum(['local', 'ledger']) }).strict(),
+  'ledger.addresses': z
+    .object({
+      template: z.enum(['live', 'legacy']),
+      from: z.number().int().min(0).max(1_000_000),
+      count: z.number().int().min(1).max(10),
+    })
+    .strict(),
+  'ledger.use': z
+    .object({ path: z.string().regex(/^(\d+'?\/){2,9}\d+'?$/, "a derivation path like 44'/60'/0'/0/0") })
+    .strict(),
+  'tx.send': z
+    .object({
+      tx: unsignedTx,
+      groupId: z.string().uuid().optional(),
+      step: z.string().min(1).max(64),
+      kind: z.string().min(1).max(32),
+      title: label,
+    })
+    .strict(),
+  'tx.wait': z.object({ id: z.string().uuid() }).strict(),
+  'message.sign': z
+    .object({ message: z.string().min(1).max(4096), kind: z.string().min(1).max(32), title: label })
+    .strict(),
+  'activity.list': z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
+} as const;
+
+export type AppOperation = keyof typeof OPERATIONS;
+export const APP_OPERATIONS = Object.keys(OPERATIONS) as AppOperation[];
+
+export class AppChannelError extends Error {
+  constructor(readonly failure: AppChannelFailure) {
+    super(failure.message);
+    this.name = 'AppChannelError';
+  }
+}
+
+/**
+ * The one table of what the app's UI can ask main, validated here, so the Electron IPC handlers and the headless
+ * HTTP channel are thin and cannot differ. Every failure becomes an AppChannelError with a code and a fix.
+ */
+export function createAppChannel(deps: {
+  info: AppInfo;
+  signers: Signers;
+  sender: TransactionSender;
+  activity: ActivityStore;
+}): AppChannel {
+  const { signers, sender, activity } = deps;
+  const handlers: { [K in AppOperation]: (input: z.infer<(typeof OPERATIONS)[K]>) => unknown } = {
+    'app.info': () => deps.info,
+    'signer.status': () => signers.status(),
+    'signer.importKey': ({ privateKey, passphrase }) => signers.importLocalKey(privateKey, passphrase),
+    'signer.unlock': ({ passphrase }) => signers.unlockLocalKey(passphrase),
+    'signer.lock': () => signers.lockLocalKey(),
+    'signer.forget': () => signers.forgetLocalKey(),
+    'signer.use': ({ kind }) => signers.use(kind),
+    'ledger.addresses': ({ template, from, count }) =>
+      signers.ledgerAddresses(deps.info.ledgerPaths[template], from, count),
+    'ledger.use': ({ path }) => signers.useLedger(path),
+    'tx.send': ({ tx, ...rest }) =>
+      sender.signAndSend({
+        ...rest,
+        tx: {
+          chainId: tx.chainId,
+          to: getAddress(tx.to) as Address,
+          data: tx.data as Hex,
+          value: BigInt(tx.value),
+          gas: tx.gas === undefined ? undefined : BigInt(tx.gas),
+        },
+      }),
+    'tx.wait': ({ id }) => sender.wait(id),
+    'message.sign': (input) => sender.signMessage(input),
+    'activity.list': ({ limit }) => activity.list(limit),
+  };
+
+  return {
+    async invoke(operation, input) {
+      if (!Object.hasOwn(OPERATIONS, operation)) {
+        throw new AppChannelError({
+          code: 'UNKNOWN_OPERATION',
+          message: `The app has no operation ${String(operation).slice(0, 60)}.`,
+          fix: `Use one of ${APP_OPERATIONS.join(', ')}.`,
+        });
+      }
+      const op = operation as AppOperation;
+      const parsed = OPERATIONS[op].safeParse(input ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new AppChannelError({
+          code: 'INVALID_INPUT',
+          message: `${op}: ${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`,
+          fix: 'Send the fields the operation takes.',
+        });
+      }
+      try {
+        return await (handlers[op] as (input: unknown) => unknown)(parsed.data);
+      } catch (cause) {
+        if (cause instanceof SignerError || cause instanceof WalletError) {
+          throw new AppChannelError({ code: cause.code, message: cause.message, fix: cause.fix });
+        }
+        throw cause;
+      }
+    },
+  };
+}

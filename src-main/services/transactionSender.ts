@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { type Address, type Hex, keccak256 } from 'viem';
+import type { ChainContext } from '../chain/connectChain';
+import type { Signers } from '../signer/signers';
+import type { ActivityEntry, ActivityStore } from '../store/activityStore';
+import { WalletError } from './walletError';
+
+/** A transaction as the API builds it (`tx` of a build, or of one of its `requires` steps), amounts in wei. */
+export interface UnsignedTx {
+  chainId: number;
+  to: Address;
+  data: Hex;
+  value: bigint;
+  gas?: bigint;
+}
+
+export interface SendRequest {
+  tx: UnsignedTx;
+  /** One action: a trade and its approval steps share a group, shown together in the activity list. */
+  groupId?: string;
+  /** 'main' or the step's name (approve-permit2...). */
+  step: string;
+  kind: string;
+  /** The sentence the person saw when reviewing it. */
+  title: string;
+}
+
+/** Checks a transaction before it reaches the signer; throws a WalletError to refuse it. */
+export type SendGuard = (tx: UnsignedTx, wallet: Address) => void;
+
+/** Gas margin over the node's estimate for a step the API built without `gas` (20%, as the builds use). */
+const GAS_MARGIN_BPS = 12_000n;
+const RECEIPT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The app's sending: fills the nonce, fees and (for a step) gas, has the active signer sign, records the signed
+ * transaction before broadcasting it to the configured RPC, and follows it to its receipt. The API never sends; this
+ * runs only for the app's own person, after the review screen.
+ */
+export class TransactionSender {
+  private readonly following = new Map<string, Promise<ActivityEntry>>();
+
+  constructor(
+    private readonly chain: ChainContext,
+    private readonly signers: Signers,
+    private readonly store: ActivityStore,
+    private readonly guard: SendGuard,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
+
+  /** Signs and broadcasts; returns the entry as sent (its hash known). `wait` follows it to the receipt. */
+  async signAndSend(request: SendRequest): Promise<ActivityEntry> {
+    const { tx } = request;
+    if (tx.chainId !== this.chain.chainId) {
+      throw new WalletError(
+        'WRONG_CHAIN',
+        `The transaction is for chain ${tx.chainId}; the app is on ${this.chain.network} (${this.chain.chainId}).`,
+        'Build it again on this network.',
+      );
+    }
+    const wallet = this.signers.requireAddress();
+    this.guard(tx, wallet);
+    const id = randomUUID();
+    this.store.begin({
+      id,
+      groupId: request.groupId ?? id,
+      step: request.step,
+      kind: request.kind,
+      title: request.title,
+      wallet,
+      chainId: tx.chainId,
+      to: tx.to,
+      data: tx.data,
+      value: tx.value.toString(),
+    });
+    let raw: Hex;
+    let nonce: number;
+    try {
+      const filled = await this.fill(tx, wallet);
+      nonce = filled.nonce;
+      raw = await this.signers.signTransaction(filled);
+    } catch (cause) {
+      this.store.failed(id, messageOf(cause));
+      throw cause;
+    }
+    const hash = keccak256(raw);
+    // Stored before it leaves: if the app dies now, the next start still knows the hash to follow.
+    this.store.signed(id, { status: 'sent', raw, hash, nonce });
+    try {
+      await this.broadcast(raw);
+    } catch (cause) {
+      this.store.failed(id, messageOf(cause));
+      throw new WalletError('SEND_FAILED', `The node refused the transaction: ${messageOf(cause)}`, 'Check the RPC.');
+    }
+    this.follow(id, hash);
+    return this.store.get(id) as ActivityEntry;
+  }
+
+  /** Settles when the entry has its receipt (confirmed or reverted), or is failed. */
+  async wait(id: string): Promise<ActivityEntry> {
+    const entry = this.store.get(id);
+    if (!entry) throw new WalletError('UNKNOWN_ACTIVITY', `There is no activity ${id.slice(0, 40)}.`);
+    if (entry.status !== 'sent' || !entry.hash) return entry;
+    return this.following.get(id) ?? this.follow(id, entry.hash);
+  }
+
+  /** Signs an EIP-191 message (a challenge) and records that it was signed. */
+  async signMessage(request: { message: string; kind: string; title: string }) {
+    const wallet = this.signers.requireAddress();
+    const id = randomUUID();
+    this.store.begin({ id, groupId: id, step: 'message', chainId: this.chain.chainId, wallet, ...request });
+    try {
+      const signed = await this.signers.signMessage(request.message);
+      this.store.signed(id, { status: 'signed' });
+      return { ...signed, activity: this.store.get(id) as ActivityEntry };
+    } catch (cause) {
+      this.store.failed(id, messageOf(cause));
+      throw cause;
+    }
+  }
+
+  /**
+   * After a restart: follows what was sent and not yet settled, and marks what was being signed when the app stopped
+   * as failed (it never left the app).
+   */
+  resume(): void {
+    for (const entry of this.store.withStatus('signing'))
+      this.store.failed(entry.id, 'The app stopped before it was signed.');
+    for (const entry of this.store.withStatus('sent')) {
+      if (entry.hash) void this.follow(entry.id, entry.hash).catch(() => undefined);
+    }
+  }
+
+  private async fill(tx: UnsignedTx, wallet: Address) {
+    const { client } = this.chain;
+    try {
+      const [nonce, fees, estimated] = await Promise.all([
+        client.getTransactionCount({ address: wallet, blockTag: 'pending' }),
+        client.estimateFeesPerGas(),
+        tx.gas === undefined
+          ? client.estimateGas({ account: wallet, to: tx.to, data: tx.data, value: tx.value })
+          : Promise.resolve(undefined),
+      ]);
+      const gas = tx.gas ?? ((estimated as bigint) * GAS_MARGIN_BPS) / 10_000n;
+      return {
+        type: 'eip1559' as const,
+        chainId: tx.chainId,
+        to: tx.to,
+        data: tx.data,
+        value: tx.value,
+        gas,
+        nonce,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      };
+    } catch (cause) {
+      throw new WalletError(
+        'CHAIN_UNREACHABLE',
+        `Could not prepare the transaction from the chain: ${messageOf(cause)}`,
+        'Check the RPC URL in Settings, then try again.',
+      );
+    }
+  }
+
+  private async broadcast(raw: Hex): Promise<void> {
+    const { devnet, client } = this.chain;
+    // On the devnet, through its journal, so what the app sends survives a restart like any /rpc transaction.
+    if (devnet) await devnet.sendRawTransaction(raw);
+    else await client.sendRawTransaction({ serializedTransaction: raw });
+  }
+
+  private follow(id: string, hash: Hex): Promise<ActivityEntry> {
+    const existing = this.following.get(id);
+    if (existing) return existing;
+    const run = (async () => {
+      try {
+        const receipt = await this.chain.client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
+        this.store.settled(id, {
+          status: receipt.status === 'success' ? 'confirmed' : 'reverted',
+          block: Number(receipt.blockNumber),
+          gasUsed: receipt.gasUsed,
+        });
+      } catch (cause) {
+        // Still 'sent': the next start (or the next wait) looks again; the transaction may yet be mined.
+        this.log(`activity ${id}: no receipt for ${hash} yet: ${messageOf(cause)}`);
+      } finally {
+        this.following.delete(id);
+      }
+      return this.store.get(id) as ActivityEntry;
+    })();
+    this.following.set(id, run);
+    return run;
+  }
+}
+
+function messageOf(cause: unknown): string {
+  if (cause instanceof Error) return (cause as { shortMessage?: string }).shortMessage ?? cause.message;
+  return String(cause);
+}

@@ -1,0 +1,20 @@
+/** Why the app could not sign or send what the person asked; `code` is stable, `message` and `fix` are for people. */
+export type WalletErrorCode =
+  | 'INVALID_INPUT'
+  | 'WRONG_CHAIN'
+  | 'UNKNOWN_CONTRACT'
+  | 'CHECK_FAILED'
+  | 'CHAIN_UNREACHABLE'
+  | 'SEND_FAILED'
+  | 'UNKNOWN_ACTIVITY';
+
+export class WalletError extends Error {
+  constructor(
+    readonly code: WalletErrorCode,
+    message: string,
+    readonly fix?: string,
+  ) {
+    super(message);
+    this.name = 'WalletError';
+  }
+}

@@ -1,0 +1,150 @@
+import type { Address, Hex } from 'viem';
+import type { Db } from './openDatabase';
+
+export type ActivityStatus = 'signing' | 'signed' | 'sent' | 'confirmed' | 'reverted' | 'failed';
+
+/** One thing the app signed (and sent) for the person. Amounts are wei strings, as stored. */
+export interface ActivityEntry {
+  id: string;
+  groupId: string;
+  step: string;
+  kind: string;
+  title: string;
+  wallet: Address;
+  chainId: number;
+  to: Address | null;
+  data: Hex | null;
+  value: string | null;
+  message: string | null;
+  nonce: number | null;
+  hash: Hex | null;
+  status: ActivityStatus;
+  error: string | null;
+  block: number | null;
+  gasUsed: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface Row {
+  id: string;
+  group_id: string;
+  step: string;
+  kind: string;
+  title: string;
+  wallet: string;
+  chain_id: number;
+  to_address: string | null;
+  data: string | null;
+  value: string | null;
+  message: string | null;
+  nonce: number | null;
+  raw: string | null;
+  hash: string | null;
+  status: ActivityStatus;
+  error: string | null;
+  block: number | null;
+  gas_used: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toEntry = (row: Row): ActivityEntry => ({
+  id: row.id,
+  groupId: row.group_id,
+  step: row.step,
+  kind: row.kind,
+  title: row.title,
+  wallet: row.wallet as Address,
+  chainId: row.chain_id,
+  to: row.to_address as Address | null,
+  data: row.data as Hex | null,
+  value: row.value,
+  message: row.message,
+  nonce: row.nonce,
+  hash: row.hash as Hex | null,
+  status: row.status,
+  error: row.error,
+  block: row.block,
+  gasUsed: row.gas_used,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export type NewActivity = Pick<ActivityEntry, 'id' | 'groupId' | 'step' | 'kind' | 'title' | 'wallet' | 'chainId'> &
+  Partial<Pick<ActivityEntry, 'to' | 'data' | 'value' | 'message'>>;
+
+/** The activity table: each status change is one statement, so a row is never half-updated. */
+export class ActivityStore {
+  private readonly sql;
+
+  constructor(
+    db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.sql = {
+      insert: db.prepare(
+        `INSERT INTO activity (id, group_id, step, kind, title, wallet, chain_id, to_address, data, value, message,
+           status, created_at, updated_at)
+         VALUES (@id, @groupId, @step, @kind, @title, @wallet, @chainId, @to, @data, @value, @message, 'signing', @at, @at)`,
+      ),
+      get: db.prepare('SELECT * FROM activity WHERE id = ?'),
+      list: db.prepare('SELECT * FROM activity ORDER BY created_at DESC, id DESC LIMIT ?'),
+      byStatus: db.prepare('SELECT * FROM activity WHERE status = ? ORDER BY created_at, id'),
+      signed: db.prepare(
+        `UPDATE activity SET status = @status, raw = @raw, hash = @hash, nonce = @nonce, updated_at = @at
+         WHERE id = @id AND status = 'signing'`,
+      ),
+      settled: db.prepare(
+        `UPDATE activity SET status = @status, block = @block, gas_used = @gasUsed, error = @error, updated_at = @at
+         WHERE id = @id`,
+      ),
+      failed: db.prepare(`UPDATE activity SET status = 'failed', error = @error, updated_at = @at WHERE id = @id`),
+      raw: db.prepare('SELECT raw FROM activity WHERE id = ?').pluck(),
+    };
+  }
+
+  /** Records an action about to be signed, before the signer is asked. */
+  begin(entry: NewActivity): ActivityEntry {
+    this.sql.insert.run({
+      to: null,
+      data: null,
+      value: null,
+      message: null,
+      ...entry,
+      at: this.now(),
+    });
+    return this.get(entry.id) as ActivityEntry;
+  }
+
+  get(id: string): ActivityEntry | undefined {
+    const row = this.sql.get.get(id) as Row | undefined;
+    return row && toEntry(row);
+  }
+
+  /** The newest first. */
+  list(limit = 100): ActivityEntry[] {
+    return (this.sql.list.all(limit) as Row[]).map(toEntry);
+  }
+
+  withStatus(status: ActivityStatus): ActivityEntry[] {
+    return (this.sql.byStatus.all(status) as Row[]).map(toEntry);
+  }
+
+  /** A message signed (status 'signed'), or a transaction signed and about to be broadcast (status 'sent'). */
+  signed(id: string, signed: { status: 'signed' | 'sent'; raw?: Hex; hash?: Hex; nonce?: number }): void {
+    this.sql.signed.run({ id, raw: null, hash: null, nonce: null, ...signed, at: this.now() });
+  }
+
+  settled(id: string, outcome: { status: 'confirmed' | 'reverted'; block: number; gasUsed: bigint }): void {
+    this.sql.settled.run({ id, ...outcome, gasUsed: outcome.gasUsed.toString(), error: null, at: this.now() });
+  }
+
+  failed(id: string, error: string): void {
+    this.sql.failed.run({ id, error, at: this.now() });
+  }
+
+  rawOf(id: string): Hex | undefined {
+    return (this.sql.raw.get(id) as Hex | null | undefined) ?? undefined;
+  }
+}

@@ -1,0 +1,192 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Hex, recoverMessageAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
+import { type ServiceOptions, startService } from '../src-main/startService';
+import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
+
+const TOKEN = 'test-app-token-0123456789abcdef';
+// A cheap scrypt cost: the keystore's format and checks are the same, only the work factor is lower.
+const options: Partial<ServiceOptions> = { appToken: TOKEN, keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }) };
+const USER = testAccounts()[7];
+const PASSPHRASE = 'correct horse battery';
+
+let f: TradingFixture;
+let origin: string;
+
+beforeAll(async () => {
+  f = await startTradingFixture(options);
+  origin = f.service.origin;
+});
+afterAll(async () => {
+  await f?.service.dispose();
+});
+
+interface Reply {
+  status: number;
+  result?: unknown;
+  error?: { code: string; message: string; fix?: string };
+}
+
+async function call(operation: string, input: unknown = {}, headers: Record<string, string> = {}): Promise<Reply> {
+  const response = await fetch(`${origin}/app/${operation}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, ...headers },
+    body: JSON.stringify(input),
+  });
+  return { status: response.status, ...((await response.json()) as object) };
+}
+
+const ok = async <T>(operation: string, input: unknown = {}): Promise<T> => {
+  const reply = await call(operation, input);
+  if (reply.status !== 200) throw new Error(`${operation}: ${JSON.stringify(reply.error)}`);
+  return reply.result as T;
+};
+
+describe('the app channel over HTTP (headless web UI)', () => {
+  it('answers only with the run token, from the app origin', async () => {
+    expect((await call('signer.status', {}, { authorization: '' })).error?.code).toBe('APP_TOKEN_REQUIRED');
+    expect((await call('signer.status', {}, { authorization: 'Bearer wrong' })).status).toBe(401);
+    const foreign = await call('signer.status', {}, { origin: 'https://evil.example' });
+    expect([foreign.status, foreign.error?.code]).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+    expect((await call('signer.status', {}, { origin })).status).toBe(200);
+    expect((await call('no.such')).error?.code).toBe('UNKNOWN_OPERATION');
+    expect((await call('signer.importKey', { privateKey: 12 })).error?.code).toBe('INVALID_INPUT');
+  });
+
+  it('imports a local key sealed by a passphrase, signs messages, and never stores the key in the clear', async () => {
+    expect((await call('signer.importKey', { privateKey: USER.privateKey, passphrase: 'short' })).error?.code).toBe(
+      'WEAK_PASSPHRASE',
+    );
+    expect((await call('signer.importKey', { privateKey: '0x1234', passphrase: PASSPHRASE })).error?.code).toBe(
+      'INVALID_PRIVATE_KEY',
+    );
+    const status = await ok<{ active: string; address: string }>('signer.importKey', {
+      privateKey: USER.privateKey,
+      passphrase: PASSPHRASE,
+    });
+    expect(status).toMatchObject({ active: 'local', address: USER.address });
+    expect((await call('signer.importKey', { privateKey: USER.privateKey, passphrase: PASSPHRASE })).error?.code).toBe(
+      'LOCAL_KEY_EXISTS',
+    );
+    const file = readFileSync(join(f.service.dataDir, 'local-key.json'), 'utf8');
+    expect(file).toContain(USER.address);
+    expect(file.toLowerCase()).not.toContain(USER.privateKey.slice(2).toLowerCase());
+
+    const signed = await ok<{ signature: Hex; address: string }>('message.sign', {
+      message: 'Register as a referrer',
+      kind: 'register',
+      title: 'Register as a referrer',
+    });
+    expect(await recoverMessageAddress({ message: 'Register as a referrer', signature: signed.signature })).toBe(
+      USER.address,
+    );
+  });
+
+  it('signs and sends a build, approval steps first, and follows each to its receipt', async () => {
+    const build = await fetch(`${f.service.url}/build/sell`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ wallet: USER.address, token: f.bnbToken.token, amount: '0.001', exact: 'out' }),
+    });
+    // The user holds no tokens: buy some first, natively in BNB (no steps).
+    expect(build.status).toBe(422);
+    const buy = (await (
+      await fetch(`${f.service.url}/build/buy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wallet: USER.address, token: f.bnbToken.token, amount: '0.5' }),
+      })
+    ).json()) as { tx: Record<string, unknown>; requires: unknown[]; explain: string };
+    expect(buy.requires).toEqual([]);
+    const sent = await ok<{ id: string; status: string; hash: Hex }>('tx.send', {
+      tx: buy.tx,
+      step: 'main',
+      kind: 'buy',
+      title: buy.explain,
+    });
+    expect(sent.status).toBe('sent');
+    const settled = await ok<{ status: string; block: number }>('tx.wait', { id: sent.id });
+    expect(settled.status).toBe('confirmed');
+    const receipt = await f.client.getTransactionReceipt({ hash: sent.hash });
+    expect(receipt.from).toBe(USER.address.toLowerCase());
+
+    // Selling needs the Permit2 approvals: each step is sent and confirmed in order, then the trade is built again.
+    const sellBody = JSON.stringify({ wallet: USER.address, token: f.bnbToken.token, amount: '1000' });
+    const sellPost = () =>
+      fetch(`${f.service.url}/build/sell`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: sellBody,
+      });
+    const sell = (await (await sellPost()).json()) as {
+      requires: { step: string; explain: string; tx: Record<string, unknown> }[];
+    };
+    expect(sell.requires.length).toBeGreaterThan(0);
+    for (const step of sell.requires) {
+      const s = await ok<{ id: string }>('tx.send', {
+        tx: step.tx,
+        step: step.step,
+        kind: 'approve',
+        title: step.explain,
+      });
+      expect((await ok<{ status: string }>('tx.wait', { id: s.id })).status).toBe('confirmed');
+    }
+    const ready = (await (await sellPost()).json()) as {
+      requires: unknown[];
+      tx: Record<string, unknown>;
+      explain: string;
+    };
+    expect(ready.requires).toEqual([]);
+    const sold = await ok<{ id: string }>('tx.send', {
+      tx: ready.tx,
+      step: 'main',
+      kind: 'sell',
+      title: ready.explain,
+    });
+    expect((await ok<{ status: string }>('tx.wait', { id: sold.id })).status).toBe('confirmed');
+
+    const activity = await ok<{ kind: string; status: string }[]>('activity.list', {});
+    expect(activity.map((a) => a.kind).slice(0, 2)).toEqual(['sell', 'approve']);
+    expect(activity.filter((a) => a.status === 'confirmed')).toHaveLength(2 + sell.requires.length);
+  });
+
+  it('refuses a transaction to a contract that is not ours, and one for another chain, before signing', async () => {
+    const wbnbDeposit = { chainId: 31337, to: f.contracts.wbnb, data: '0xd0e30db0', value: '1' };
+    const refused = await call('tx.send', { tx: wbnbDeposit, step: 'main', kind: 'transfer', title: 'wrap' });
+    expect(refused.error?.code).toBe('UNKNOWN_CONTRACT');
+    const otherChain = { ...wbnbDeposit, chainId: 56, to: f.contracts.router };
+    expect((await call('tx.send', { tx: otherChain, step: 'main', kind: 'buy', title: 'x' })).error?.code).toBe(
+      'WRONG_CHAIN',
+    );
+  });
+});
+
+describe('after a restart', () => {
+  it('keeps the activity list, and the local key stays locked until its passphrase is given', async () => {
+    const before = await ok<unknown[]>('activity.list', {});
+    await f.service.close();
+    const again = await startService({
+      port: 0,
+      dataDir: f.service.dataDir,
+      network: 'devnet',
+      seed: false,
+      log: () => {},
+      ...options,
+    });
+    origin = again.origin;
+    try {
+      expect(await ok('activity.list', {})).toEqual(before);
+      const status = await ok<{ active: unknown; localKey: { unlocked: boolean } }>('signer.status');
+      expect(status).toMatchObject({ active: null, localKey: { unlocked: false } });
+      const locked = await call('message.sign', { message: 'x', kind: 'register', title: 'x' });
+      expect(locked.error?.code).toBe('SIGNER_LOCKED');
+      expect((await call('signer.unlock', { passphrase: 'not it at all' })).error?.code).toBe('WRONG_PASSPHRASE');
+      expect(await ok('signer.unlock', { passphrase: PASSPHRASE })).toMatchObject({ address: USER.address });
+    } finally {
+      await again.close();
+    }
+  });
+});
