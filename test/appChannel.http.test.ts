@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hex, recoverMessageAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { type ServiceOptions, startService } from '../src-main/startService';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
@@ -10,7 +10,7 @@ import { startTradingFixture, type TradingFixture } from './support/tradingFixtu
 const TOKEN = 'test-app-token-0123456789abcdef';
 // A cheap scrypt cost: the keystore's format and checks are the same, only the work factor is lower.
 const options: Partial<ServiceOptions> = { appToken: TOKEN, keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }) };
-const USER = testAccounts()[7];
+const USER = testAccounts()[7] as TestAccount;
 const PASSPHRASE = 'correct horse battery';
 
 let f: TradingFixture;
