@@ -1,6 +1,8 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, safeStorage } from 'electron';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
+import { serveAppChannelIpc } from './ipc/appChannelIpc';
+import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
 import { createMainWindow } from './windows/createMainWindow';
 
@@ -21,6 +23,8 @@ function readOptions(): ServiceOptions {
     webRoot: join(app.getAppPath(), 'out/renderer'),
     network,
     rpcUrl: process.env.RPC_URL || undefined,
+    // The local key is sealed by the OS keychain in the desktop app: no passphrase to type at each start.
+    keyCipher: keychainCipher(safeStorage),
     log: (line) => console.log(line),
   };
 }
@@ -83,6 +87,11 @@ if (!app.requestSingleInstanceLock()) {
       service = startService(readOptions());
       running = await service;
       console.log(`API listening at ${running.url}`);
+      serveAppChannelIpc(
+        running.appChannel,
+        new URL(process.env.ELECTRON_RENDERER_URL ?? running.origin).origin,
+        (line) => console.error(line),
+      );
       openWindow();
     })
     .catch((error: unknown) => {

@@ -2,6 +2,7 @@
  * The headless entry (`npm run serve`): the chain, the API on 127.0.0.1 and, with --web, the web UI. Prints exactly
  * one line, `ready http://127.0.0.1:PORT/api/v1`, on stdout once the API answers; everything else goes to stderr.
  */
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
@@ -56,13 +57,21 @@ function readOptions() {
     network,
     dataDir: resolve(value('data', 'DATA_DIR') ?? `.data/${network}`),
     ...(rpcUrl ? { rpcUrl } : {}),
-    ...(webRoot ? { webRoot: resolve(webRoot) } : {}),
+    // With the web UI comes the app channel (signers, sending), opened only by this run's token.
+    ...(webRoot
+      ? { webRoot: resolve(webRoot), appToken: process.env.APP_TOKEN || randomBytes(24).toString('base64url') }
+      : {}),
     ...(rateLimit === 'off' ? { rateLimits: false as const } : {}),
   };
 }
 
 const service = await startService(readOptions()).catch((error: Error) => fail(`could not start: ${error.message}`));
 process.stdout.write(`ready ${service.url}\n`);
+if (service.appToken) {
+  process.stderr.write(
+    `web UI: ${service.origin}/#app=${service.appToken}  (open this address: the token in it lets the page use your signer)\n`,
+  );
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -84,6 +84,8 @@ export interface RunningService {
   chain: ChainContext;
   /** The launch indexer: its status, and `waitFor(block)` to know a block's events are served. */
   indexer: Indexer;
+  /** The token of the headless app channel, when it is served. */
+  appToken?: string;
   /** What the app's own UI asks main: signers, sending, the activity list (over IPC, or /app headless). */
   appChannel: AppChannel;
   /** Settles once a fresh devnet's seed launches and trades are in (at once when there is nothing to seed). */
@@ -233,6 +235,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       chain: connected,
       indexer: running,
       appChannel,
+      ...(options.appToken ? { appToken: options.appToken } : {}),
       seeded,
       close: async () => {
         await seeded;

@@ -3,4 +3,15 @@ export interface CompanionBridge {
   /** The API root, e.g. http://127.0.0.1:8787/api/v1. */
   readonly apiBase: string;
   readonly platform: 'electron';
+  /**
+   * Asks main for one of the app channel's operations (signers, sending, activity). Resolves `{ result }` or
+   * `{ error: { code, message, fix } }`; never rejects for a refused operation.
+   */
+  invoke(
+    operation: string,
+    input: unknown,
+  ): Promise<{ result?: unknown; error?: { code: string; message: string; fix?: string } }>;
 }
+
+/** The IPC channel name the preload and main agree on. */
+export const APP_CHANNEL_IPC = 'app-channel';

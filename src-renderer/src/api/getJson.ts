@@ -3,6 +3,8 @@ export interface ApiError {
   code: string;
   message: string;
   fix?: string;
+  field?: string;
+  detail?: unknown;
 }
 
 export class ApiRequestError extends Error {
@@ -19,10 +21,15 @@ function isApiError(value: unknown): value is ApiError {
 }
 
 /** GETs `url` and returns its JSON body; any failure is thrown as an ApiRequestError. */
-export async function getJson<T>(url: string): Promise<T> {
+export function getJson<T>(url: string): Promise<T> {
+  return requestJson<T>(url, {});
+}
+
+/** Sends a request and reads its JSON answer; an unreachable service is thrown as an ApiRequestError too. */
+export async function requestJson<T>(url: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json' } });
+    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
   } catch {
     throw new ApiRequestError({
       code: 'UNREACHABLE',
@@ -30,6 +37,11 @@ export async function getJson<T>(url: string): Promise<T> {
       fix: 'Check that the companion service is running, then retry.',
     });
   }
+  return readAnswer<T>(url, response);
+}
+
+/** The JSON of an answer, or its spec error thrown as an ApiRequestError. */
+export async function readAnswer<T>(url: string, response: Response): Promise<T> {
   const body: unknown = await response.json().catch(() => undefined);
   if (response.ok) {
     if (body !== undefined) return body as T;
