@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/startTestService';
 
@@ -12,8 +11,6 @@ let service: TestService | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  // The web build of the renderer, as `npm start` serves it in headless mode.
-  await build({ configFile: join(root, 'vite.web.config.ts'), logLevel: 'warn' });
   service = await startTestService(undefined, { webRoot: join(root, 'out/web') });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -40,7 +37,7 @@ it('shows the network and every contract address from /settings in a real browse
   page.on('console', (message) => {
     if (message.type() === 'error') failures.push(message.text());
   });
-  await page.goto(`${service.origin}/`);
+  await page.goto(`${service.origin}/settings`);
   await expect.poll(() => page.getByTestId('network').textContent()).toBe('devnet');
   expect(await page.getByTestId('chain-id').textContent()).toBe('31337');
   const settings = (await (await fetch(`${service.url}/settings`)).json()) as {

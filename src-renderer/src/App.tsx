@@ -1,125 +1,87 @@
-import { useEffect } from 'react';
-import type { ApiError } from './api/getJson';
-import type { Settings } from './api/settings';
+import { type ReactNode, useEffect } from 'react';
+import { shortAddress } from './format';
+import { ActivityPage } from './pages/ActivityPage';
+import { SettingsPage } from './pages/SettingsPage';
+import { ReviewScreen } from './review/ReviewScreen';
+import { Link } from './router/Link';
+import { type Route, useRouter } from './router/routes';
 import { useSettingsStore } from './store/settingsStore';
+import { useWallet } from './wallet/walletStore';
 
-/** Basis points as a percentage: 1500 -> "15%", 20 -> "0.2%". */
-const percent = (bps: number): string => `${bps / 100}%`;
+const NAV: { to: string; label: string; page: Route['page'] }[] = [
+  { to: '/', label: 'Launches', page: 'launches' },
+  { to: '/launch', label: 'Launch a token', page: 'launch' },
+  { to: '/referrals', label: 'Referrals', page: 'referrals' },
+  { to: '/keys', label: 'API keys', page: 'keys' },
+  { to: '/requests', label: 'Requests', page: 'requests' },
+  { to: '/activity', label: 'Activity', page: 'activity' },
+  { to: '/inspect', label: 'Inspect', page: 'inspect' },
+  { to: '/settings', label: 'Settings', page: 'settings' },
+];
 
-function ErrorPanel({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
-  return (
-    <section className="panel error" role="alert" data-testid="error">
-      <h2>Could not load the settings</h2>
-      <p data-testid="error-message">{error.message}</p>
-      {error.fix && <p data-testid="error-fix">{error.fix}</p>}
-      <p className="muted" data-testid="error-code">
-        {error.code}
-      </p>
-      <button type="button" onClick={onRetry}>
-        Retry
-      </button>
-    </section>
-  );
-}
-
-function SettingsView({ settings }: { settings: Settings }) {
-  const { fees } = settings;
-  return (
-    <>
-      <section className="panel">
-        <h2>Contracts</h2>
-        <table>
-          <tbody>
-            {Object.entries(settings.contracts).map(([key, address]) => (
-              <tr key={key} data-testid={`contract-${key}`}>
-                <th scope="row">{key}</th>
-                <td>{address ? <code>{address}</code> : <span className="muted">not deployed</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-
-      <section className="panel">
-        <h2>Fees</h2>
-        <table>
-          <tbody>
-            <tr data-testid="fee-siteFeeBps">
-              <th scope="row">Site fee (each trade)</th>
-              <td>{percent(fees.siteFeeBps)}</td>
-            </tr>
-            <tr data-testid="fee-referrerBps">
-              <th scope="row">Referrer instant cut (each trade)</th>
-              <td>{percent(fees.referrerBps)}</td>
-            </tr>
-            <tr data-testid="fee-lifetimeReferralBps">
-              <th scope="row">Referrer lifetime share (of site income)</th>
-              <td>{percent(fees.lifetimeReferralBps)}</td>
-            </tr>
-          </tbody>
-        </table>
-      </section>
-
-      <section className="panel">
-        <h2>Pair currencies</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Symbol</th>
-              <th scope="col">Address</th>
-              <th scope="col">Decimals</th>
-            </tr>
-          </thead>
-          <tbody>
-            {settings.pairs.map((pair) => (
-              <tr key={pair.address} data-testid={`pair-${pair.symbol}`}>
-                <td>
-                  {pair.symbol}
-                  {pair.native && <span className="muted"> (paid natively)</span>}
-                </td>
-                <td>
-                  <code>{pair.address}</code>
-                </td>
-                <td>{pair.decimals}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-    </>
-  );
+function Page({ route }: { route: Route }): ReactNode {
+  switch (route.page) {
+    case 'activity':
+      return <ActivityPage />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'not-found':
+      return (
+        <p data-testid="not-found">
+          There is no page at <code>{route.path}</code>. <Link to="/">See the launches</Link>.
+        </p>
+      );
+    default:
+      return <p className="muted">This page is not built yet.</p>;
+  }
 }
 
 export function App() {
-  const state = useSettingsStore((store) => store.state);
-  const load = useSettingsStore((store) => store.load);
+  const settings = useSettingsStore((store) => store.state);
+  const loadSettings = useSettingsStore((store) => store.load);
+  const route = useRouter((store) => store.route);
+  const signer = useWallet((store) => store.status);
+  const refreshWallet = useWallet((store) => store.refresh);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    void loadSettings();
+    void refreshWallet();
+  }, [loadSettings, refreshWallet]);
 
   return (
     <>
       <header className="header">
         <h1>Launchpad Companion</h1>
-        {state.status === 'ready' && (
-          <p>
-            <span className="badge" data-testid="network">
-              {state.settings.network}
-            </span>{' '}
-            chainId <span data-testid="chain-id">{state.settings.chainId}</span>
-          </p>
-        )}
+        <p>
+          {settings.status === 'ready' && (
+            <>
+              <span className="badge" data-testid="network">
+                {settings.settings.network}
+              </span>{' '}
+              chainId <span data-testid="chain-id">{settings.settings.chainId}</span>{' '}
+            </>
+          )}
+          <Link to="/settings" testId="signer-badge" className="badge">
+            {signer?.address ? shortAddress(signer.address) : 'no signer'}
+          </Link>
+        </p>
       </header>
+      <nav className="nav">
+        {NAV.map((item) => (
+          <Link
+            key={item.page}
+            to={item.to}
+            testId={`nav-${item.page}`}
+            className={route.page === item.page ? 'current' : undefined}
+          >
+            {item.label}
+          </Link>
+        ))}
+      </nav>
       <main>
-        {state.status === 'loading' && (
-          <p className="muted" data-testid="loading">
-            Loading settings…
-          </p>
-        )}
-        {state.status === 'error' && <ErrorPanel error={state.error} onRetry={() => void load()} />}
-        {state.status === 'ready' && <SettingsView settings={state.settings} />}
+        <Page route={route} />
       </main>
+      <ReviewScreen />
     </>
   );
 }

@@ -1,0 +1,186 @@
+import type { Address } from 'viem';
+import type { ActivityEntry } from '../../../src-main/store/activityStore';
+import { ApiRequestError } from '../api/getJson';
+import { reviewChallenge } from '../review/reviewMessage';
+import { useReview } from '../review/reviewStore';
+import { reviewTransaction } from '../review/reviewTransaction';
+import { useSettingsStore } from '../store/settingsStore';
+import { invoke } from './appChannel';
+import { asFailure, useWallet, type WalletFailure } from './walletStore';
+
+/** A transaction as the API builds it. */
+export interface UnsignedTxJson {
+  chainId: number;
+  to: string;
+  data: string;
+  value: string;
+  gas?: string;
+}
+
+/** The parts of any build answer (trade, launch, claim) that sending needs. */
+export interface BuildAnswer {
+  requires: { step: string; explain: string; tx: UnsignedTxJson }[];
+  tx: UnsignedTxJson;
+  explain: string;
+}
+
+/** What the person asked for, which the review checks every transaction against. */
+export type UserRequest =
+  | { kind: 'buy' | 'sell'; token: Address; amount: string; exact: 'in' | 'out'; slippageBps: number }
+  | { kind: 'launch'; name: string; symbol: string; firstBuy: string | null }
+  | { kind: 'claim' };
+
+export interface ActionProgress {
+  stage: 'building' | 'reviewing' | 'signing' | 'confirming' | 'done' | 'rejected' | 'failed';
+  /** The step under way: a requires step's name, or 'main'. */
+  step: string;
+  /** 1-based position among the transactions of the action, and how many there are so far. */
+  index: number;
+  total: number;
+  hash?: string;
+  error?: WalletFailure;
+}
+
+const failure = (cause: unknown): WalletFailure =>
+  cause instanceof ApiRequestError
+    ? { code: cause.error.code, message: cause.error.message, ...(cause.error.fix ? { fix: cause.error.fix } : {}) }
+    : asFailure(cause);
+
+/**
+ * Runs one action end to end: builds it for the signer's wallet, shows each approval step and then the main
+ * transaction on the review screen, has main sign and send each, waits for its receipt, and builds again after the
+ * steps (the main transaction's gas and simulation come only once the steps are in). Reports every stage.
+ */
+export async function sendBuild<B extends BuildAnswer>(action: {
+  title: string;
+  request: UserRequest;
+  build: (wallet: Address) => Promise<B>;
+  onProgress: (progress: ActionProgress) => void;
+}): Promise<{ progress: ActionProgress; build?: B }> {
+  const { onProgress } = action;
+  let progress: ActionProgress = { stage: 'building', step: 'main', index: 1, total: 1 };
+  const report = (next: Partial<ActionProgress>) => {
+    progress = { ...progress, ...next };
+    onProgress(progress);
+    return progress;
+  };
+  report({});
+  const wallet = useWallet.getState().status?.address;
+  if (!wallet) {
+    return {
+      progress: report({
+        stage: 'failed',
+        error: {
+          code: 'NO_SIGNER',
+          message: 'No signer is set up.',
+          fix: 'Import a local key or connect a Ledger in Settings.',
+        },
+      }),
+    };
+  }
+  let groupId: string | undefined;
+  let build: B | undefined;
+  try {
+    build = await action.build(wallet);
+    const steps = build.requires;
+    const total = steps.length + 1;
+    for (const [i, step] of steps.entries()) {
+      const sent = await signAndSend(
+        build,
+        step.tx,
+        step.step,
+        step.explain,
+        `Step ${i + 1} of ${total}: ${step.step}`,
+        i + 1,
+        total,
+      );
+      if (sent === 'rejected') return { progress, build };
+      groupId ??= sent.groupId;
+    }
+    if (steps.length > 0) {
+      report({ stage: 'building', step: 'main', index: total, total });
+      build = await action.build(wallet);
+    }
+    const label =
+      steps.length > 0 ? `Step ${total} of ${total}: the ${action.request.kind}` : `The ${action.request.kind}`;
+    const sent = await signAndSend(build, build.tx, 'main', build.explain, label, total, total);
+    if (sent === 'rejected') return { progress, build };
+    return { progress: report({ stage: 'done' }), build };
+  } catch (cause) {
+    return { progress: report({ stage: 'failed', error: failure(cause) }), ...(build ? { build } : {}) };
+  }
+
+  async function signAndSend(
+    answer: B,
+    tx: UnsignedTxJson,
+    step: string,
+    title: string,
+    stepLabel: string,
+    index: number,
+    total: number,
+  ): Promise<ActivityEntry | 'rejected'> {
+    report({ stage: 'reviewing', step, index, total, hash: undefined });
+    const item = reviewTransaction({
+      answer,
+      tx,
+      step,
+      title,
+      stepLabel,
+      request: action.request,
+      wallet: wallet as Address,
+    });
+    if (!(await useReview.getState().ask(item))) {
+      report({
+        stage: 'rejected',
+        error: item.checks.every((c) => c.ok)
+          ? { code: 'REJECTED', message: 'You rejected it on the review screen.' }
+          : {
+              code: 'CHECK_FAILED',
+              message: item.checks
+                .filter((c) => !c.ok)
+                .map((c) => c.message)
+                .join(' '),
+            },
+      });
+      return 'rejected';
+    }
+    report({ stage: 'signing' });
+    const sent = await invoke<ActivityEntry>('tx.send', {
+      tx,
+      step,
+      kind: step === 'main' ? action.request.kind : 'approve',
+      title,
+      ...(groupId ? { groupId } : {}),
+    });
+    groupId ??= sent.groupId;
+    report({ stage: 'confirming', hash: sent.hash ?? undefined });
+    const settled = await invoke<ActivityEntry>('tx.wait', { id: sent.id });
+    if (settled.status !== 'confirmed') {
+      throw new Error(
+        settled.status === 'reverted'
+          ? `The ${step === 'main' ? action.request.kind : step} transaction reverted on chain.`
+          : `The ${step} transaction is not confirmed yet (${settled.status}); see Activity.`,
+      );
+    }
+    return settled;
+  }
+}
+
+/** Shows a challenge message on the review screen, then has main sign it. Null when the person rejects it. */
+export async function signWithReview(request: {
+  kind: string;
+  title: string;
+  message: string;
+}): Promise<{ address: Address; signature: `0x${string}` } | null> {
+  const wallet = useWallet.getState().status?.address;
+  const settings = useSettingsStore.getState().state;
+  if (!wallet || settings.status !== 'ready') throw new Error('Set up a signer in Settings first.');
+  const item = reviewChallenge({
+    title: request.title,
+    message: request.message,
+    wallet,
+    chainId: settings.settings.chainId,
+  });
+  if (!(await useReview.getState().ask(item))) return null;
+  return invoke('message.sign', { message: request.message, kind: request.kind, title: request.title });
+}

@@ -1,0 +1,58 @@
+import { create } from 'zustand';
+import type { AppInfo } from '../../../src-main/services/appChannel';
+import type { SignerStatus } from '../../../src-main/signer/signers';
+import { AppChannelRequestError, appChannelAvailable, invoke } from './appChannel';
+
+export type { SignerStatus };
+
+export interface WalletFailure {
+  code: string;
+  message: string;
+  fix?: string;
+}
+
+interface WalletStore {
+  available: boolean;
+  info: AppInfo | null;
+  status: SignerStatus | null;
+  /** The last refused operation, shown where it was asked. */
+  failure: WalletFailure | null;
+  busy: boolean;
+  refresh(): Promise<void>;
+  /** Runs one signer operation, keeping `status` current and `failure` set when main refuses. */
+  run(operation: Parameters<typeof invoke>[0], input?: object): Promise<boolean>;
+}
+
+export const asFailure = (cause: unknown): WalletFailure =>
+  cause instanceof AppChannelRequestError
+    ? { code: cause.code, message: cause.message, ...(cause.fix ? { fix: cause.fix } : {}) }
+    : { code: 'INTERNAL', message: cause instanceof Error ? cause.message : String(cause) };
+
+export const useWallet = create<WalletStore>()((set, get) => ({
+  available: appChannelAvailable,
+  info: null,
+  status: null,
+  failure: null,
+  busy: false,
+  async refresh() {
+    if (!appChannelAvailable) return;
+    try {
+      const [info, status] = await Promise.all([invoke<AppInfo>('app.info'), invoke<SignerStatus>('signer.status')]);
+      set({ info, status });
+    } catch (cause) {
+      set({ failure: asFailure(cause) });
+    }
+  },
+  async run(operation, input = {}) {
+    set({ busy: true, failure: null });
+    try {
+      const status = await invoke<SignerStatus>(operation, input);
+      set({ status, busy: false });
+      return true;
+    } catch (cause) {
+      set({ failure: asFailure(cause), busy: false });
+      await get().refresh();
+      return false;
+    }
+  },
+}));

@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { TestAccount } from '../../src-main/chain/devnet/testAccounts';
+import { passphraseCipher } from '../../src-main/signer/localKey/keyCipher';
+import type { ServiceOptions } from '../../src-main/startService';
+
+const root = join(import.meta.dirname, '..', '..');
+/** Screenshots of each screen, kept as test artifacts. */
+export const ARTIFACTS = join(root, 'test-results');
+export const WEB_ROOT = join(root, 'out/web');
+export const APP_TOKEN = 'ui-test-token-000000000000000000';
+
+/** Service options for a browser test: the built web UI, the app channel with a known token, a cheap keystore. */
+export const webUiOptions: Partial<ServiceOptions> = {
+  webRoot: WEB_ROOT,
+  appToken: APP_TOKEN,
+  keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }),
+  rateLimits: false,
+};
+
+/** Debian's Chromium through playwright-core (Playwright's own browsers cannot be downloaded here). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+/**
+ * A page of the app opened with the run's token (as the address `npm start` prints), collecting console errors so a
+ * test can expect none.
+ */
+export async function openApp(browser: Browser, origin: string, path = '/'): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${origin}${path}#app=${APP_TOKEN}`);
+  return { page, errors };
+}
+
+/** Imports `account`'s key through the Settings screen, as a person would. */
+export async function importLocalKey(page: Page, origin: string, account: TestAccount): Promise<void> {
+  await page.goto(`${origin}/settings`);
+  await page.getByTestId('import-private-key').fill(account.privateKey);
+  await page.getByTestId('import-passphrase').fill('correct horse battery');
+  await page.getByTestId('import-submit').click();
+  await expect.poll(() => page.getByTestId('signer-badge').textContent()).toContain(account.address.slice(0, 6));
+}
+
+/** Approves what the review screen shows, after checking that nothing blocks it. */
+export async function approveReview(page: Page): Promise<void> {
+  const review = page.getByTestId('review');
+  await review.waitFor();
+  expect(await page.getByTestId('review-blocked').count()).toBe(0);
+  await page.getByTestId('review-sign').click();
+  await review.waitFor({ state: 'detached' });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
