@@ -1,7 +1,14 @@
 import { type ReactNode, useEffect } from 'react';
 import { shortAddress } from './format';
 import { ActivityPage } from './pages/ActivityPage';
+import { InspectPage } from './pages/InspectPage';
+import { KeysPage } from './pages/KeysPage';
+import { LaunchesPage } from './pages/LaunchesPage';
+import { LaunchPage } from './pages/LaunchPage';
+import { ReferralsPage } from './pages/ReferralsPage';
+import { RequestsPage } from './pages/RequestsPage';
 import { SettingsPage } from './pages/SettingsPage';
+import { TokenPage } from './pages/TokenPage';
 import { ReviewScreen } from './review/ReviewScreen';
 import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
@@ -21,6 +28,20 @@ const NAV: { to: string; label: string; page: Route['page'] }[] = [
 
 function Page({ route }: { route: Route }): ReactNode {
   switch (route.page) {
+    case 'launches':
+      return <LaunchesPage />;
+    case 'token':
+      return <TokenPage address={route.address} />;
+    case 'launch':
+      return <LaunchPage />;
+    case 'referrals':
+      return <ReferralsPage />;
+    case 'keys':
+      return <KeysPage />;
+    case 'requests':
+      return <RequestsPage />;
+    case 'inspect':
+      return <InspectPage />;
     case 'activity':
       return <ActivityPage />;
     case 'settings':
@@ -31,8 +52,6 @@ function Page({ route }: { route: Route }): ReactNode {
           There is no page at <code>{route.path}</code>. <Link to="/">See the launches</Link>.
         </p>
       );
-    default:
-      return <p className="muted">This page is not built yet.</p>;
   }
 }
 

@@ -1,0 +1,3 @@
+export function LaunchPage() {
+  return <p className="muted">This page is being built.</p>;
+}

@@ -1,0 +1,3 @@
+export function LaunchesPage() {
+  return <p className="muted">This page is being built.</p>;
+}

@@ -1,0 +1,3 @@
+export function ReferralsPage() {
+  return <p className="muted">This page is being built.</p>;
+}
