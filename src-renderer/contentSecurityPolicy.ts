@@ -6,6 +6,11 @@ export const CONTENT_SECURITY_POLICY = [
   "img-src 'self' data: http://127.0.0.1:*",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
 ].join('; ');
 
 /**

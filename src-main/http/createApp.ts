@@ -143,6 +143,14 @@ export function createApp(deps: AppDeps): Hono {
   const webRoot = deps.webRoot;
   if (webRoot && existsSync(join(webRoot, 'index.html'))) {
     const index = readFileSync(join(webRoot, 'index.html'), 'utf8');
+    // The page's own CSP is a meta tag; framing can be refused only by a header, against clickjacking the review screen.
+    app.use('/*', async (c, next) => {
+      await next();
+      if (!c.req.path.startsWith(`${API_BASE}/`)) {
+        c.header('Content-Security-Policy', "frame-ancestors 'none'");
+        c.header('X-Frame-Options', 'DENY');
+      }
+    });
     app.use('/*', serveStatic({ root: webRoot }));
     // Client-side routes of the UI answer with its page; API paths keep their NOT_FOUND.
     app.get('*', (c, next) =>

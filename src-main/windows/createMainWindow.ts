@@ -44,7 +44,13 @@ export function createMainWindow({ apiBase, appUrl }: MainWindowOptions): Browse
   win.webContents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url, appOrigin)) event.preventDefault();
   });
+  // No webviews: they would run remote content outside the window's sandbox and CSP.
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  win.webContents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url, appOrigin)) event.preventDefault();
+  });
   win.webContents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  win.webContents.session.setPermissionCheckHandler(() => false);
   win.once('ready-to-show', () => win.show());
 
   void win.loadURL(appUrl);
