@@ -1,7 +1,10 @@
 /**
- * Compiles `contracts/` with the pinned solc-js and writes typed artifacts to `src-main/chain/generated/`:
- * - `contracts.ts`: ABI (`as const`) and creation bytecode of every contract we compile;
- * - `vendor.ts`: the published PancakeSwap V3, WETH9 and Permit2 artifacts the devnet deploys, taken from npm.
+ * Compiles `contracts/` with the pinned solc-js and writes typed artifacts:
+ * - `src-main/chain/generated/contracts.ts`: ABI (`as const`) and creation bytecode of every contract we compile;
+ * - `src-main/chain/generated/vendor.ts`: the published PancakeSwap V3, WETH9 and Permit2 artifacts the devnet
+ *   deploys, taken from npm;
+ * - `src-shared/generated/abis.ts`: only the ABIs (no bytecode) that the renderer and the offline inspector decode
+ *   builds with, since the renderer may not import `src-main/`.
  * The output is cached by a hash of every input, so a second run with nothing changed returns at once.
  * Generated files are never edited by hand: change the sources or this script and run `npm run contracts`.
  */
@@ -14,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const contractsDir = join(root, 'contracts');
 const outDir = join(root, 'src-main', 'chain', 'generated');
+const sharedOutDir = join(root, 'src-shared', 'generated');
 const require = createRequire(import.meta.url);
 
 /** Published artifacts the devnet deploys unchanged: name -> path inside node_modules. */
@@ -91,7 +95,22 @@ interface Solc {
 /** Folder of test harnesses compiled with solc 0.7.6, the compiler of PancakeSwap V3's own libraries. */
 const HARNESS_07 = 'harness/';
 
-function compileOurs(sources: Record<string, string>, solc: Solc, settings: object): string {
+/** Contracts whose ABIs go to `src-shared/generated/abis.ts`: exported name -> compiled contract name. */
+const SHARED_ABIS: Record<string, string> = {
+  launchFactoryAbi: 'LaunchFactory',
+  tradeRouterAbi: 'TradeRouter',
+  referralVaultAbi: 'ReferralVault',
+  launchTokenAbi: 'LaunchToken',
+  allowanceTransferAbi: 'IAllowanceTransfer',
+};
+
+interface Compiled {
+  file: string;
+  abi: unknown;
+  bytecode: string;
+}
+
+function compileOurs(sources: Record<string, string>, solc: Solc, settings: object): Map<string, Compiled> {
   const input = {
     language: 'Solidity',
     sources: Object.fromEntries(Object.entries(sources).map(([name, content]) => [name, { content }])),
@@ -107,20 +126,34 @@ function compileOurs(sources: Record<string, string>, solc: Solc, settings: obje
   if (fatal.length > 0) {
     throw new Error(`solc failed:\n${fatal.map((e) => e.formattedMessage).join('\n')}`);
   }
-  const seen = new Map<string, string>();
-  const parts: string[] = [];
+  const compiled = new Map<string, Compiled>();
   for (const [file, contracts] of Object.entries(output.contracts as Record<string, Record<string, SolcContract>>)) {
     for (const [name, artifact] of Object.entries(contracts)) {
-      const previous = seen.get(name);
+      const previous = compiled.get(name);
       if (previous !== undefined) {
-        if (previous === JSON.stringify(artifact.abi)) continue;
+        if (JSON.stringify(previous.abi) === JSON.stringify(artifact.abi)) continue;
         throw new Error(`two different contracts are named ${name}; rename one (second in ${file})`);
       }
-      seen.set(name, JSON.stringify(artifact.abi));
-      parts.push(artifactConst(name, artifact.abi, artifact.evm.bytecode.object, `${file}:${name}`));
+      compiled.set(name, { file, abi: artifact.abi, bytecode: artifact.evm.bytecode.object });
     }
   }
-  return parts.join('\n');
+  return compiled;
+}
+
+function artifactsModule(compiled: Map<string, Compiled>): string {
+  return [...compiled]
+    .map(([name, { file, abi, bytecode }]) => artifactConst(name, abi, bytecode, `${file}:${name}`))
+    .join('\n');
+}
+
+function sharedAbisModule(compiled: Map<string, Compiled>): string {
+  return Object.entries(SHARED_ABIS)
+    .map(([exported, name]) => {
+      const contract = compiled.get(name);
+      if (!contract) throw new Error(`no compiled contract is named ${name}, whose ABI src-shared needs`);
+      return `/** ABI of ${contract.file}:${name} */\nexport const ${exported} = ${JSON.stringify(contract.abi)} as const;\n`;
+    })
+    .join('\n');
 }
 
 function vendorArtifacts(): string {
@@ -146,7 +179,14 @@ export function compile(): { cached: boolean; ms: number } {
   // Hash with the package version: loading solc itself takes most of a second.
   const hash = inputHash(sources, `${packageVersion('solc')}+${packageVersion('solc-0.7.6')}`);
   const hashFile = join(outDir, '.hash');
-  if (existsSync(hashFile) && readFileSync(hashFile, 'utf8') === hash) {
+  const outputs = [
+    join(outDir, 'contracts.ts'),
+    join(outDir, 'harness.ts'),
+    join(outDir, 'vendor.ts'),
+    join(sharedOutDir, 'abis.ts'),
+  ];
+  // Cached only when every output is there: a deleted file (or a folder new to this checkout) is written again.
+  if (existsSync(hashFile) && readFileSync(hashFile, 'utf8') === hash && outputs.every((file) => existsSync(file))) {
     return { cached: true, ms: performance.now() - started };
   }
   const solc = require('solc') as Solc;
@@ -154,6 +194,7 @@ export function compile(): { cached: boolean; ms: number } {
   const ours = Object.fromEntries(Object.entries(sources).filter(([name]) => !name.startsWith(HARNESS_07)));
   const harness = Object.fromEntries(Object.entries(sources).filter(([name]) => name.startsWith(HARNESS_07)));
   mkdirSync(outDir, { recursive: true });
+  mkdirSync(sharedOutDir, { recursive: true });
   const header = (version: string) =>
     `// Generated by scripts/compile.ts from ${'`'}contracts/${'`'} with solc ${version}. Do not edit.\nimport type { Hex } from 'viem';\n\n`;
   const contracts = compileOurs(ours, solc, {
@@ -162,9 +203,14 @@ export function compile(): { cached: boolean; ms: number } {
     evmVersion: 'cancun',
   });
   const harnesses = compileOurs(harness, solc07, { optimizer: { enabled: true, runs: 800 }, evmVersion: 'istanbul' });
-  writeAtomically(join(outDir, 'contracts.ts'), header(solc.version()) + contracts);
-  writeAtomically(join(outDir, 'harness.ts'), header(solc07.version()) + harnesses);
+  writeAtomically(join(outDir, 'contracts.ts'), header(solc.version()) + artifactsModule(contracts));
+  writeAtomically(join(outDir, 'harness.ts'), header(solc07.version()) + artifactsModule(harnesses));
   writeAtomically(join(outDir, 'vendor.ts'), header(solc.version()) + vendorArtifacts());
+  writeAtomically(
+    join(sharedOutDir, 'abis.ts'),
+    `// Generated by scripts/compile.ts from ${'`'}contracts/${'`'} with solc ${solc.version()}: ABIs only. Do not edit.\n\n` +
+      sharedAbisModule(contracts),
+  );
   writeAtomically(hashFile, hash);
   return { cached: false, ms: performance.now() - started };
 }
