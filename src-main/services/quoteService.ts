@@ -48,6 +48,11 @@ export class QuoteService {
     private readonly settings: SettingsService,
   ) {}
 
+  /** The token's pool as quotes see it (current to the latest block, cached): for its price without a trade. */
+  poolOf(token: TokenFacts): Promise<PoolState> {
+    return this.pools.get(token.pool);
+  }
+
   async quote(request: QuoteRequest): Promise<Quote> {
     const { token, side, exact, amount, slippageBps } = request;
     const [pool, settings] = await Promise.all([this.pools.get(token.pool), this.settings.get()]);

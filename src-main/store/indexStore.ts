@@ -58,6 +58,33 @@ export type ListedLaunch = Pick<
   | 'logIndex'
 >;
 
+/** A trade as the token page lists it: the router's Trade event, amounts in wei. */
+export interface IndexedTrade extends EventPosition {
+  /** The block's time, Unix seconds. */
+  timestamp: number;
+  trader: Address;
+  /** Null: no referrer. */
+  referrer: Address | null;
+  isBuy: boolean;
+  pairAmount: bigint;
+  tokenAmount: bigint;
+  /** The site fee, in the pair currency. */
+  fee: bigint;
+}
+
+interface TradeRow {
+  block: number;
+  logIndex: number;
+  txHash: Hex;
+  timestamp: number;
+  trader: Address;
+  referrer: Address | null;
+  isBuy: number;
+  pairAmount: string;
+  tokenAmount: string;
+  fee: string;
+}
+
 export interface IndexCounts {
   launches: number;
   trades: number;
@@ -168,6 +195,11 @@ export class IndexStore {
       ),
       inBlock: prepare(`SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block = ? ORDER BY l.log_index`),
       byToken: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.token = ?`),
+      tradesOf: prepare(
+        `SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, trader, referrer, is_buy AS isBuy,
+           pair_amount AS pairAmount, token_amount AS tokenAmount, fee
+         FROM trades WHERE token = ? ORDER BY block DESC, log_index DESC LIMIT ?`,
+      ),
       isCreator: prepare('SELECT 1 FROM launches WHERE creator = ? LIMIT 1').pluck(),
       counts: prepare(
         `SELECT (SELECT count(*) FROM launches) AS launches, (SELECT count(*) FROM trades) AS trades,
@@ -348,6 +380,18 @@ export class IndexStore {
   launch(token: Address): IndexedLaunch | null {
     const row = this.statements.byToken.get(getAddress(token)) as LaunchRow | undefined;
     return row ? toLaunch(row) : null;
+  }
+
+  /** The token's latest trades, newest first. */
+  tradesOf(token: Address, limit: number): IndexedTrade[] {
+    const rows = this.statements.tradesOf.all(getAddress(token), limit) as TradeRow[];
+    return rows.map(({ isBuy, pairAmount, tokenAmount, fee, ...rest }) => ({
+      ...rest,
+      isBuy: isBuy === 1,
+      pairAmount: BigInt(pairAmount),
+      tokenAmount: BigInt(tokenAmount),
+      fee: BigInt(fee),
+    }));
   }
 
   isCreator(wallet: Address): boolean {

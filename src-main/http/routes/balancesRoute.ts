@@ -1,0 +1,72 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { ChainContext } from '../../chain/connectChain';
+import { readAddress } from '../../core/units/readAddress';
+import type { TokenRegistry } from '../../services/tokenRegistry';
+import { readWalletBalances } from '../../services/walletBalances';
+import type { AppEnv } from '../env';
+import { AddressSchema, errorResponses, WeiSchema } from '../schemas';
+
+const BalancesSchema = z
+  .object({
+    wallet: AddressSchema,
+    bnbWei: WeiSchema.openapi({ description: 'BNB, which also pays for gas' }),
+    token: z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int(), wei: WeiSchema }),
+    pair: z
+      .object({
+        address: AddressSchema,
+        symbol: z.string(),
+        decimals: z.number().int(),
+        wei: WeiSchema,
+        native: z.boolean().openapi({ description: 'true for BNB: wei is the BNB balance, paid natively' }),
+      })
+      .openapi({ description: "the token's pair currency (for BNB the wrapped-BNB contract's address)" }),
+  })
+  .openapi('Balances');
+
+const route = createRoute({
+  method: 'get',
+  path: '/balances',
+  summary: 'What a wallet holds of a token, of its pair currency, and of BNB',
+  description: 'Read from the chain, all at one block.',
+  request: {
+    query: z.object({
+      wallet: z.string().openapi({ description: 'wallet address' }),
+      token: z.string().openapi({ description: 'launched token address' }),
+    }),
+  },
+  responses: {
+    200: { description: 'Balances', content: { 'application/json': { schema: BalancesSchema } } },
+    ...errorResponses(400, 503),
+  },
+});
+
+/** GET /balances: what a trade panel shows the wallet holds, without the page reading the chain itself. */
+export function balancesRoute(app: OpenAPIHono<AppEnv>, chain: ChainContext, tokens: TokenRegistry): void {
+  app.openapi(route, async (c) => {
+    const wallet = readAddress(c.req.query('wallet'), 'wallet');
+    const facts = await tokens.get(c.req.query('token'), 'token');
+    const balances = await readWalletBalances(chain, wallet, facts);
+    const { currency: token } = balances.token;
+    const { currency: pair } = balances.pair;
+    return c.json(
+      {
+        wallet: balances.wallet,
+        bnbWei: balances.bnbWei.toString(),
+        token: {
+          address: token.address,
+          symbol: token.symbol,
+          decimals: token.decimals,
+          wei: balances.token.wei.toString(),
+        },
+        pair: {
+          address: pair.address,
+          symbol: pair.symbol,
+          decimals: pair.decimals,
+          wei: balances.pair.wei.toString(),
+          native: balances.pair.native,
+        },
+      },
+      200,
+    );
+  });
+}
