@@ -1,3 +1,60 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Address } from 'viem';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { EarningsTable } from '../referrals/EarningsTable';
+import { failureOf } from '../referrals/failureOf';
+import { LifetimeShare } from '../referrals/LifetimeShare';
+import { ReferralLinks } from '../referrals/ReferralLinks';
+import { ReferrerStanding } from '../referrals/ReferrerStanding';
+import { fetchReferrer, type ReferrerRecord } from '../referrals/referralsApi';
+import { Link } from '../router/Link';
+import type { WalletFailure } from '../wallet/walletStore';
+import { useWallet } from '../wallet/walletStore';
+
+function ReferralRecordView({ wallet }: { wallet: Address }) {
+  const [record, setRecord] = useState<ReferrerRecord | null>(null);
+  const [failure, setFailure] = useState<WalletFailure | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setRecord(await fetchReferrer(wallet));
+      setFailure(null);
+    } catch (cause) {
+      setFailure(failureOf(cause));
+    }
+  }, [wallet]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <>
+      {failure && <ErrorPanel title="Could not read the referral record" error={failure} onRetry={() => void load()} />}
+      {!record && !failure && <p className="muted">Loading…</p>}
+      {record && (
+        <>
+          <ReferrerStanding record={record} onRegistered={() => void load()} />
+          <ReferralLinks record={record} />
+          <EarningsTable earnings={record.instant.earnings} />
+          <LifetimeShare lifetime={record.lifetime} onClaimed={() => void load()} />
+        </>
+      )}
+    </>
+  );
+}
+
+/** The signer's wallet as a referrer: standing and registering, links, instant earnings and the lifetime share. */
 export function ReferralsPage() {
-  return <p className="muted">This page is being built.</p>;
+  const wallet = useWallet((s) => s.status?.address ?? null);
+  return (
+    <>
+      <h2>Referrals</h2>
+      {wallet ? (
+        <ReferralRecordView key={wallet} wallet={wallet} />
+      ) : (
+        <p data-testid="no-signer">
+          Set up a signer in <Link to="/settings">Settings</Link> to see its referral record.
+        </p>
+      )}
+    </>
+  );
 }

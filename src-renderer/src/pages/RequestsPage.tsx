@@ -1,3 +1,88 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Address } from 'viem';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../referrals/failureOf';
+import { type Intent, listIntents } from '../requests/intentsApi';
+import { RequestRow } from '../requests/RequestRow';
+import { Link } from '../router/Link';
+import { useWallet, type WalletFailure } from '../wallet/walletStore';
+
+/** Bots may add requests at any time; the list is read again this often. */
+const POLL_MS = 5000;
+
+function RequestsOf({ wallet }: { wallet: Address }) {
+  const [intents, setIntents] = useState<Intent[] | null>(null);
+  const [failure, setFailure] = useState<WalletFailure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const load = useCallback(async () => {
+    try {
+      setIntents(await listIntents(wallet));
+      setFailure(null);
+    } catch (cause) {
+      setFailure(failureOf(cause));
+    }
+  }, [wallet]);
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  return (
+    <>
+      {failure && <ErrorPanel title="Could not read the requests" error={failure} onRetry={() => void load()} />}
+      {!intents && !failure && <p className="muted">Loading…</p>}
+      {intents?.length === 0 && (
+        <p className="muted" data-testid="requests-empty">
+          No bot has prepared a request for this wallet.
+        </p>
+      )}
+      {intents && intents.length > 0 && (
+        <table data-testid="requests">
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">What</th>
+              <th scope="col">Created</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="acct-visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {intents.map((intent) => (
+              <RequestRow
+                key={intent.id}
+                intent={intent}
+                locked={busy}
+                onBusy={setBusy}
+                onChanged={() => void load()}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+/** Requests bots prepared for the signer's wallet, to review and sign or to reject. */
 export function RequestsPage() {
-  return <p className="muted">This page is being built.</p>;
+  const wallet = useWallet((s) => s.status?.address ?? null);
+  return (
+    <>
+      <h2>Prepared requests</h2>
+      <p className="muted">
+        A bot can prepare a buy, a sell or a launch for this wallet; nothing happens until you review and sign it here.
+      </p>
+      {wallet ? (
+        <RequestsOf key={wallet} wallet={wallet} />
+      ) : (
+        <p data-testid="no-signer">
+          Set up a signer in <Link to="/settings">Settings</Link> to see the requests prepared for it.
+        </p>
+      )}
+    </>
+  );
 }

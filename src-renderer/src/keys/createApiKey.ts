@@ -1,0 +1,13 @@
+import type { Address } from 'viem';
+import { type CreatedKey, createKey, keyChallengeUrl } from './keysApi';
+import { signChallenge } from './signChallenge';
+
+/**
+ * Creates an API key by signing the key challenge (no gas, moves nothing). 'rejected' when the person turns the
+ * message down on the review screen, and nothing is sent.
+ */
+export async function createApiKey(wallet: Address, label: string): Promise<CreatedKey | 'rejected'> {
+  const signed = await signChallenge(keyChallengeUrl(wallet), { kind: 'key', title: 'Create an API key' });
+  if (!signed) return 'rejected';
+  return createKey(signed, label.trim());
+}

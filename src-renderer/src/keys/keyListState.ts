@@ -1,0 +1,37 @@
+import type { Address } from 'viem';
+import { ApiRequestError } from '../api/getJson';
+import { failureOf } from '../referrals/failureOf';
+import type { WalletFailure } from '../wallet/walletStore';
+import { type KeyEntry, listKeys } from './keysApi';
+
+/** What the keys page can show of the list: it needs a signed-in browser, and keys may be off on the server. */
+export type KeyListState =
+  | { status: 'loading' }
+  | { status: 'ready'; keys: KeyEntry[] }
+  | { status: 'signed-out'; reason: 'none' | 'expired' | 'other-wallet' }
+  | { status: 'off' }
+  | { status: 'error'; error: WalletFailure };
+
+/** Codes that mean "sign in first" rather than a fault: no cookie at all, an ended or old session, another wallet. */
+const SIGNED_OUT: Record<string, 'none' | 'expired' | 'other-wallet'> = {
+  API_KEY_REQUIRED: 'none',
+  NO_SESSION: 'none',
+  SESSION_EXPIRED: 'expired',
+  SESSION_WALLET_MISMATCH: 'other-wallet',
+};
+
+/**
+ * Asks for the wallet's keys with the browser's session and sorts the answer into what the page shows. Without a
+ * session the service answers 401, which the page turns into a sign-in prompt.
+ */
+export async function loadKeyList(wallet: Address): Promise<KeyListState> {
+  try {
+    return { status: 'ready', keys: (await listKeys(wallet)).keys };
+  } catch (cause) {
+    const code = cause instanceof ApiRequestError ? cause.error.code : undefined;
+    if (code === 'KEYS_OFF') return { status: 'off' };
+    const reason = code === undefined ? undefined : SIGNED_OUT[code];
+    if (reason) return { status: 'signed-out', reason };
+    return { status: 'error', error: failureOf(cause) };
+  }
+}

@@ -1,0 +1,38 @@
+import type { Address } from 'viem';
+import { apiBase } from '../api/apiBase';
+import { requestJson } from '../api/getJson';
+import { CSRF_HEADER } from './csrfHeader';
+import { signChallenge } from './signChallenge';
+
+/** Browser sign-in lives beside the v1 API, at /api/auth. */
+const authBase = apiBase.replace(/\/v1$/, '/auth');
+
+/** A browser session as the service answers it. */
+export interface SessionJson {
+  wallet: Address;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/**
+ * Signs this browser in as the wallet: a session challenge signed on the review screen starts a 30-day session held in
+ * an HttpOnly cookie, which lets the page list and revoke the wallet's keys without an API key. Null when the person
+ * rejects the message.
+ */
+export async function signIn(wallet: Address): Promise<SessionJson | null> {
+  const signed = await signChallenge(`${authBase}/challenge?address=${encodeURIComponent(wallet)}`, {
+    kind: 'session',
+    title: 'Sign in to manage your API keys',
+  });
+  if (!signed) return null;
+  return requestJson<SessionJson>(`${authBase}/session`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    body: JSON.stringify(signed),
+    headers: { 'content-type': 'application/json', ...CSRF_HEADER },
+  });
+}
+
+export function signOut(): Promise<{ signedOut: true }> {
+  return requestJson(`${authBase}/session`, { method: 'DELETE', credentials: 'same-origin', headers: CSRF_HEADER });
+}

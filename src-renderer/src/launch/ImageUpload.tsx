@@ -1,0 +1,92 @@
+import { apiErrorOf } from '../api/apiErrorOf';
+import { ErrorPanel } from '../components/ErrorPanel';
+import { FieldError } from './FieldError';
+import type { LaunchProblem } from './launchBody';
+import { useLaunchForm } from './launchForm';
+import { IMAGE_MIME_TYPES, imageFileProblem, readDataUrl, uploadImage } from './uploadImage';
+
+/** Each pick gets a number; only the latest pick's upload may land in the form. */
+let latestPick = 0;
+
+/** Stores a picked file on the service and keeps the link it answers, with a data: preview meanwhile. */
+async function take(file: File): Promise<void> {
+  const pick = ++latestPick;
+  const { edit } = useLaunchForm.getState();
+  const current = () => pick === latestPick;
+  const problem = imageFileProblem(file);
+  if (problem) {
+    edit({ image: { status: 'failed', fileName: file.name, error: problem } });
+    return;
+  }
+  edit({ image: { status: 'uploading', fileName: file.name, preview: null } });
+  const preview = readDataUrl(file).then(
+    (url) => url,
+    () => null,
+  );
+  void preview.then((url) => {
+    const image = useLaunchForm.getState().draft.image;
+    if (current() && image.status === 'uploading') edit({ image: { ...image, preview: url } });
+  });
+  try {
+    const stored = await uploadImage(file);
+    if (!current()) return;
+    edit({
+      image: { status: 'ready', fileName: file.name, preview: await preview, uri: stored.uri, bytes: stored.bytes },
+    });
+  } catch (cause) {
+    if (current()) edit({ image: { status: 'failed', fileName: file.name, error: apiErrorOf(cause) } });
+  }
+}
+
+/** The token's logo: a PNG, JPG, GIF or WebP up to 5 MB, uploaded as soon as it is picked and shown as it will look. */
+export function ImageUpload({ problems }: { problems: Record<string, LaunchProblem> }) {
+  const image = useLaunchForm((s) => s.draft.image);
+  const preview = image.status === 'ready' || image.status === 'uploading' ? image.preview : null;
+  return (
+    <fieldset className="launch-section launch-image" data-testid="launch-image" data-state={image.status}>
+      <legend>Logo</legend>
+      <div className="launch-image-row">
+        <div className="launch-image-frame">
+          {preview ? (
+            <img
+              src={preview}
+              alt="The logo as picked"
+              className="launch-image-preview"
+              data-testid="launch-image-preview"
+            />
+          ) : (
+            <span className="muted">No logo</span>
+          )}
+        </div>
+        <div>
+          <label>
+            <span className="launch-label">Image file (PNG, JPG, GIF or WebP, up to 5 MB)</span>
+            <input
+              type="file"
+              accept={IMAGE_MIME_TYPES.join(',')}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                // Cleared so picking the same file again (after fixing it) still fires a change.
+                event.target.value = '';
+                if (file) void take(file);
+              }}
+              data-testid="launch-image-input"
+            />
+          </label>
+          {image.status === 'uploading' && (
+            <p className="muted" data-testid="launch-image-uploading">
+              Uploading {image.fileName}…
+            </p>
+          )}
+          {image.status === 'ready' && (
+            <p className="muted" data-testid="launch-image-stored" data-uri={image.uri}>
+              Stored {image.fileName} ({Math.ceil(image.bytes / 1024)} KB) as <code>{image.uri.slice(0, 22)}…</code>
+            </p>
+          )}
+        </div>
+      </div>
+      {image.status === 'failed' && <ErrorPanel title={`${image.fileName} cannot be the logo`} error={image.error} />}
+      <FieldError fields={['image']} problems={problems} testId="launch-image-error" />
+    </fieldset>
+  );
+}

@@ -1,0 +1,102 @@
+import { create } from 'zustand';
+import type { ApiError } from '../api/getJson';
+import type { DraftRange } from './shapeDraft';
+import type { PresetName } from './shapePresets';
+
+export interface SplitRow {
+  wallet: string;
+  pct: string;
+}
+
+/** The logo: picked, being stored, stored (with the link the launch sends), or refused. */
+export type ImageState =
+  | { status: 'none' }
+  | { status: 'uploading'; fileName: string; preview: string | null }
+  | { status: 'ready'; fileName: string; preview: string | null; uri: string; bytes: number }
+  | { status: 'failed'; fileName: string; error: ApiError };
+
+export type CapUnit = 'pair' | 'usd';
+export type RoyaltyMode = 'keep' | 'burn' | 'to';
+export type ShapeMode = PresetName | 'custom';
+
+/** Everything the wizard asks, as typed. */
+export interface LaunchDraft {
+  image: ImageState;
+  name: string;
+  symbol: string;
+  description: string;
+  website: string;
+  x: string;
+  telegram: string;
+  capUnit: CapUnit;
+  marketCap: string;
+  /** Null until typed: the settings' default supply is shown meanwhile. */
+  supply: string | null;
+  /** 'BNB', a listed pair's address, or 'other' for any BEP20 typed in otherPair. */
+  pair: string;
+  otherPair: string;
+  /** Null until chosen: the settings' default tier. */
+  feeTier: number | null;
+  firstBuy: string;
+  splitOn: boolean;
+  split: SplitRow[];
+  slippagePct: string;
+  royalty: RoyaltyMode;
+  burnPct: string;
+  royaltyTo: string;
+  shapeMode: ShapeMode;
+  ranges: DraftRange[];
+}
+
+export const EMPTY_DRAFT: LaunchDraft = {
+  image: { status: 'none' },
+  name: '',
+  symbol: '',
+  description: '',
+  website: '',
+  x: '',
+  telegram: '',
+  capUnit: 'pair',
+  marketCap: '',
+  supply: null,
+  pair: 'BNB',
+  otherPair: '',
+  feeTier: null,
+  firstBuy: '',
+  splitOn: false,
+  split: [{ wallet: '', pct: '100' }],
+  slippagePct: '5',
+  royalty: 'keep',
+  burnPct: '50',
+  royaltyTo: '',
+  shapeMode: 'flat',
+  ranges: [{ fromPct: '0', toPct: '100', bps: '10000' }],
+};
+
+interface LaunchFormStore {
+  draft: LaunchDraft;
+  /** The service's refusal of the last build, shown next to its field until the form changes. */
+  serverError: ApiError | null;
+  edit(patch: Partial<LaunchDraft>): void;
+  setServerError(error: ApiError | null): void;
+  /** Clears the form once a launch is done. */
+  reset(): void;
+}
+
+/**
+ * The launch wizard's draft. A store rather than page state so a half-filled launch survives a visit to another page
+ * (checking a balance, importing a key) and the logo need not be uploaded again.
+ */
+export const useLaunchForm = create<LaunchFormStore>()((set) => ({
+  draft: EMPTY_DRAFT,
+  serverError: null,
+  edit(patch) {
+    set((store) => ({ draft: { ...store.draft, ...patch }, serverError: null }));
+  },
+  setServerError(error) {
+    set({ serverError: error });
+  },
+  reset() {
+    set({ draft: EMPTY_DRAFT, serverError: null });
+  },
+}));

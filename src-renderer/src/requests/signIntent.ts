@@ -1,0 +1,34 @@
+import type { Address } from 'viem';
+import { ApiRequestError } from '../api/getJson';
+import { type ActionProgress, type BuildAnswer, sendBuild } from '../wallet/sendBuild';
+import { buildIntent, type Intent, reportIntentSent } from './intentsApi';
+import { describeRequest, userRequestOf } from './userRequestOf';
+
+/**
+ * Fulfils a prepared request: builds it through the service (which records the build), reviews and sends every
+ * transaction like any other action, then reports the main transaction's hash so the bot sees it sent. The report is
+ * made only after the receipt, so the service finds it on chain at once.
+ */
+export async function signIntent(
+  intent: Intent,
+  onProgress: (progress: ActionProgress) => void,
+): Promise<{ progress: ActionProgress; reported?: Intent }> {
+  const request = userRequestOf(intent);
+  const { progress } = await sendBuild({
+    title: `A bot's request: ${describeRequest(request)}`,
+    request,
+    build: async (wallet: Address) => {
+      if (wallet.toLowerCase() !== intent.wallet.toLowerCase()) {
+        throw new ApiRequestError({
+          code: 'WRONG_WALLET',
+          message: `The request is for ${intent.wallet}, and the signer is ${wallet}.`,
+          fix: `Switch the signer to ${intent.wallet} in Settings.`,
+        });
+      }
+      return (await buildIntent(intent.id)).build as BuildAnswer;
+    },
+    onProgress,
+  });
+  if (progress.stage !== 'done' || !progress.hash) return { progress };
+  return { progress, reported: await reportIntentSent(intent.id, progress.hash) };
+}

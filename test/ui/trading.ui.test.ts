@@ -1,0 +1,202 @@
+import type { Browser, Page } from 'playwright-core';
+import { type Address, http, parseEther } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { launcher } from '../support/launcher';
+import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import { approveReview, importLocalKey, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+
+/** The signer the page trades with: a test account nothing else uses. */
+const TRADER = testAccounts()[8] as TestAccount;
+const WAIT = { timeout: 15_000, interval: 100 };
+
+let f: TradingFixture;
+let browser: Browser;
+
+beforeAll(async () => {
+  f = await startTradingFixture(webUiOptions);
+  browser = await launchChromium();
+  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+});
+afterAll(async () => {
+  await browser?.close();
+  await f?.service.dispose();
+});
+
+let imported = false;
+
+/** The signer lives in main: imported once (through Settings, inside a test), it signs for every page of the run. */
+async function signerImported(): Promise<void> {
+  if (imported) return;
+  const { page } = await openApp(browser, f.service.origin, '/settings');
+  await importLocalKey(page, f.service.origin, TRADER);
+  await page.close();
+  imported = true;
+}
+
+/**
+ * The app opened at `/`, then moved to `path` by its own router, with the signer's badge up.
+ * TODO(lead): open deep paths directly once the web build serves them: with vite's `base: './'` a page loaded at
+ * /token/0x… asks for /token/assets/…, gets index.html, and never starts.
+ */
+async function openAt(path: string): Promise<{ page: Page; errors: string[] }> {
+  await signerImported();
+  const opened = await openApp(browser, f.service.origin, '/');
+  const { page } = opened;
+  await expect.poll(() => page.getByTestId('signer-badge').textContent(), WAIT).toContain(TRADER.address.slice(0, 6));
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  return opened;
+}
+
+const rowTokens = (page: Page) =>
+  page.getByTestId('launch-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-token')));
+
+const dataWei = async (page: Page, testId: string) =>
+  BigInt((await page.getByTestId(testId).getAttribute('data-wei')) ?? '-1');
+
+/** Approves every review the action asks for (approval steps, then the trade) until its progress settles. */
+async function approveUntilSettled(page: Page): Promise<string | null> {
+  const progress = page.getByTestId('progress');
+  for (let i = 0; i < 6; i++) {
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('review').count()) > 0 ||
+          ['done', 'failed', 'rejected'].includes((await progress.getAttribute('data-stage')) ?? ''),
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe(true);
+    if ((await page.getByTestId('review').count()) === 0) break;
+    await approveReview(page);
+  }
+  return progress.getAttribute('data-stage');
+}
+
+describe('launches list', () => {
+  it('lists the launches newest first with their market caps, adds new ones live, and links to the token', async () => {
+    const { page, errors } = await openApp(browser, f.service.origin, '/');
+    await expect.poll(() => rowTokens(page), WAIT).toEqual([f.usdtToken.token, f.bnbToken.token]);
+    const caps = page.getByTestId('launch-cap');
+    await expect
+      .poll(() => caps.evaluateAll((cells) => cells.map((c) => c.getAttribute('data-ready'))), WAIT)
+      .toEqual(['yes', 'yes']);
+
+    // A launch made while the page is open appears on top by polling, once.
+    const transport = http(`${f.service.origin}/rpc`);
+    const l = launcher(
+      {
+        accounts: testAccounts(),
+        contracts: { factory: f.contracts.factory as Address, wbnb: f.contracts.wbnb as Address },
+        transport,
+      },
+      f.client,
+    );
+    const launched = await l.launch({
+      pair: f.contracts.wbnb as Address,
+      creator: 5,
+      saltSeed: 'ui-live-launch',
+      name: 'Live Launch',
+      symbol: 'LIVE',
+      openingTick: -207200,
+    });
+    expect(launched.result).toBe('ok');
+    await expect.poll(() => rowTokens(page), WAIT).toEqual([launched.token, f.usdtToken.token, f.bnbToken.token]);
+    // Several more polls change nothing: no duplicate rows.
+    await page.waitForTimeout(3500);
+    expect(await rowTokens(page)).toEqual([launched.token, f.usdtToken.token, f.bnbToken.token]);
+    await screenshot(page, 'launches-list');
+
+    await page
+      .locator(`[data-testid="launch-row"][data-token="${f.bnbToken.token}"]`)
+      .getByTestId('launch-link')
+      .click();
+    await page.getByTestId('token-page').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/token/${f.bnbToken.token}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('token page', () => {
+  it('shows the token, its market, trades and chart, the signer balances, quotes as you type, and reviews a buy', async () => {
+    const referrer = f.bnbToken.creator;
+    const { page, errors } = await openAt(`/token/${f.bnbToken.token}?r=${referrer}`);
+
+    await page.getByTestId('token-facts').waitFor();
+    const api = (await (await fetch(`${f.service.url}/tokens/${f.bnbToken.token}/trades`)).json()) as {
+      market: { priceWei: string };
+      trades: unknown[];
+    };
+    await expect.poll(() => page.getByTestId('token-price').getAttribute('data-wei'), WAIT).toBe(api.market.priceWei);
+    expect(await page.getByTestId('trade-row').count()).toBe(api.trades.length);
+    expect(await page.getByTestId('price-chart').getAttribute('data-points')).toBe(String(api.trades.length));
+    await expect.poll(() => page.getByTestId('balance-pair').count(), WAIT).toBe(1);
+    expect(await dataWei(page, 'balance-token')).toBe(0n);
+    expect(await dataWei(page, 'balance-pair')).toBe(await f.client.getBalance({ address: TRADER.address }));
+    expect(await page.getByTestId('trade-referrer').getAttribute('data-address')).toBe(referrer);
+    expect(await page.getByTestId('trade-slippage').inputValue()).toBe('0.5');
+
+    // A quote as you type; a bad amount is answered inline with its code.
+    await page.getByTestId('trade-amount').fill('0.1234567890123456789');
+    await expect.poll(() => page.getByTestId('quote-error').getAttribute('data-code'), WAIT).toBe('TOO_MANY_DECIMALS');
+    expect(await page.getByTestId('trade-submit').isDisabled()).toBe(true);
+    // That refused quote is a 400, which the browser logs as a failed resource; nothing else may be logged.
+    expect(errors.splice(0).filter((error) => !error.includes('status of 400'))).toEqual([]);
+    await page.getByTestId('trade-amount').fill('0.5');
+    await expect
+      .poll(() => page.getByTestId('quote-pay').getAttribute('data-wei'), WAIT)
+      .toBe(parseEther('0.5').toString());
+    expect(await page.getByTestId('quote-limit').getAttribute('data-kind')).toBe('minReceive');
+    expect(await dataWei(page, 'quote-receive')).toBeGreaterThan(0n);
+    await screenshot(page, 'token-page');
+
+    // The buy is built and shown on the review screen; rejecting it sends nothing.
+    await page.getByTestId('trade-submit').click();
+    await page.getByTestId('review').waitFor();
+    expect(await page.getByTestId('review-step').textContent()).toBe('The buy');
+    expect((await page.getByTestId('review-title').textContent())?.length).toBeGreaterThan(0);
+    await page.getByTestId('review-reject').click();
+    await expect.poll(() => page.getByTestId('progress').getAttribute('data-stage'), WAIT).toBe('rejected');
+    expect(await dataWei(page, 'balance-token')).toBe(0n);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+// TODO(lead): enable when the decoder is wired — until then the review screen's failing 'decoder' check blocks signing.
+describe('trading through the review screen', () => {
+  it('buys through the form, then sells exact in through the approval steps', async () => {
+    const { page, errors } = await openAt(`/token/${f.bnbToken.token}`);
+    await expect.poll(() => page.getByTestId('balance-token').count(), WAIT).toBe(1);
+    const before = await dataWei(page, 'balance-token');
+
+    await page.getByTestId('trade-amount').fill('0.5');
+    await page.getByTestId('quote').waitFor();
+    await page.getByTestId('trade-submit').click();
+    expect(await approveUntilSettled(page)).toBe('done');
+    await expect.poll(() => dataWei(page, 'balance-token'), WAIT).toBeGreaterThan(before);
+    await expect
+      .poll(
+        () => page.getByTestId('trade-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-side'))[0]),
+        WAIT,
+      )
+      .toBe('buy');
+    await screenshot(page, 'token-bought');
+
+    const bought = await dataWei(page, 'balance-token');
+    await page.getByTestId('trade-side-sell').click();
+    await page.getByTestId('trade-exact-in').click();
+    await page.getByTestId('trade-amount').fill('1000');
+    await expect
+      .poll(() => page.getByTestId('quote-pay').getAttribute('data-wei'), WAIT)
+      .toBe(parseEther('1000').toString());
+    await page.getByTestId('trade-submit').click();
+    expect(await approveUntilSettled(page)).toBe('done');
+    await expect.poll(() => dataWei(page, 'balance-token'), WAIT).toBe(bought - parseEther('1000'));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
