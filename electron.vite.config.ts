@@ -29,6 +29,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src-renderer'),
+    // The window loads the UI from the service's origin: deep pages (/token/0x…) need assets from the root.
+    base: '/',
     plugins: [react(), contentSecurityPolicy()],
     build: {
       outDir: resolve(root, 'out/renderer'),

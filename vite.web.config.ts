@@ -8,7 +8,8 @@ const root = import.meta.dirname;
 // The Electron renderer built as a plain web app, served at `/` by the headless server.
 export default defineConfig({
   root: resolve(root, 'src-renderer'),
-  base: './',
+  // Absolute: pages two levels deep (/token/0x…) load their assets from the root, not from /token/assets.
+  base: '/',
   plugins: [react(), contentSecurityPolicy()],
   build: {
     outDir: resolve(root, 'out/web'),

@@ -34,20 +34,13 @@ async function signerImported(): Promise<void> {
   imported = true;
 }
 
-/**
- * The app opened at `/`, then moved to `path` by its own router, with the signer's badge up.
- * TODO(lead): open deep paths directly once the web build serves them: with vite's `base: './'` a page loaded at
- * /token/0x… asks for /token/assets/…, gets index.html, and never starts.
- */
+/** The app opened directly at `path` (as a referral link would), with the signer's badge up. */
 async function openAt(path: string): Promise<{ page: Page; errors: string[] }> {
   await signerImported();
-  const opened = await openApp(browser, f.service.origin, '/');
-  const { page } = opened;
-  await expect.poll(() => page.getByTestId('signer-badge').textContent(), WAIT).toContain(TRADER.address.slice(0, 6));
-  await page.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
+  const opened = await openApp(browser, f.service.origin, path);
+  await expect
+    .poll(() => opened.page.getByTestId('signer-badge').textContent(), WAIT)
+    .toContain(TRADER.address.slice(0, 6));
   return opened;
 }
 
@@ -166,7 +159,6 @@ describe('token page', () => {
   });
 });
 
-// TODO(lead): enable when the decoder is wired — until then the review screen's failing 'decoder' check blocks signing.
 describe('trading through the review screen', () => {
   it('buys through the form, then sells exact in through the approval steps', async () => {
     const { page, errors } = await openAt(`/token/${f.bnbToken.token}`);

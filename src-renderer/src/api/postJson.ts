@@ -1,3 +1,4 @@
+import { CSRF_HEADER } from './csrfHeader';
 import { requestJson } from './getJson';
 
 /** POSTs a JSON body and returns the JSON answer; any failure is thrown as an ApiRequestError. */
@@ -5,10 +6,10 @@ export function postJson<T>(url: string, body: unknown, headers: Record<string, 
   return requestJson<T>(url, {
     method: 'POST',
     body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json', ...CSRF_HEADER, ...headers },
   });
 }
 
 export function deleteJson<T>(url: string, headers: Record<string, string> = {}): Promise<T> {
-  return requestJson<T>(url, { method: 'DELETE', headers });
+  return requestJson<T>(url, { method: 'DELETE', headers: { ...CSRF_HEADER, ...headers } });
 }

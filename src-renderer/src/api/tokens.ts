@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
-import { CSRF_HEADER } from '../keys/csrfHeader';
 import type { BuildAnswer } from '../wallet/sendBuild';
 import { apiBase } from './apiBase';
+import { CSRF_HEADER } from './csrfHeader';
 import { getJson } from './getJson';
 import { postJson } from './postJson';
 

@@ -1,9 +1,9 @@
 import type { Address } from 'viem';
 import type { CreatedKey, KeyEntry } from '../../../src-main/services/apiKeys';
 import { apiBase } from '../api/apiBase';
+import { CSRF_HEADER } from '../api/csrfHeader';
 import { getJson } from '../api/getJson';
 import { deleteJson, postJson } from '../api/postJson';
-import { CSRF_HEADER } from './csrfHeader';
 import type { SignedChallenge } from './signChallenge';
 
 export type { CreatedKey, KeyEntry };

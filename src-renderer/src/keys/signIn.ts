@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { apiBase } from '../api/apiBase';
+import { CSRF_HEADER } from '../api/csrfHeader';
 import { requestJson } from '../api/getJson';
-import { CSRF_HEADER } from './csrfHeader';
 import { signChallenge } from './signChallenge';
 
 /** Browser sign-in lives beside the v1 API, at /api/auth. */

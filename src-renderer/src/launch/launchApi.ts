@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { apiBase } from '../api/apiBase';
+import { CSRF_HEADER } from '../api/csrfHeader';
 import { postJson } from '../api/postJson';
-import { CSRF_HEADER } from '../keys/csrfHeader';
 import type { BuildAnswer } from '../wallet/sendBuild';
 
 interface Amount {

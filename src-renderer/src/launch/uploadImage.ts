@@ -1,6 +1,6 @@
 import { apiBase } from '../api/apiBase';
+import { CSRF_HEADER } from '../api/csrfHeader';
 import { type ApiError, requestJson } from '../api/getJson';
-import { CSRF_HEADER } from '../keys/csrfHeader';
 
 /** The spec's image limits: these types, up to 5 MB. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;

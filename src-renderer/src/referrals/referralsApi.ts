@@ -2,9 +2,9 @@ import type { Address } from 'viem';
 import type { LifetimeWeeks } from '../../../src-main/services/lifetimeWeeks';
 import type { ReferralRecords } from '../../../src-main/services/referralRecords';
 import { apiBase } from '../api/apiBase';
+import { CSRF_HEADER } from '../api/csrfHeader';
 import { getJson } from '../api/getJson';
 import { postJson } from '../api/postJson';
-import { CSRF_HEADER } from '../keys/csrfHeader';
 import type { SignedChallenge } from '../keys/signChallenge';
 import type { BuildAnswer } from '../wallet/sendBuild';
 

@@ -1,9 +1,9 @@
 import type { Address } from 'viem';
 import type { Intent } from '../../../src-main/services/intents';
 import { apiBase } from '../api/apiBase';
+import { CSRF_HEADER } from '../api/csrfHeader';
 import { getJson } from '../api/getJson';
 import { postJson } from '../api/postJson';
-import { CSRF_HEADER } from '../keys/csrfHeader';
 
 export type { Intent };
 

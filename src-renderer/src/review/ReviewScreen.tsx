@@ -32,8 +32,8 @@ export function ReviewScreen() {
         {item.fields.length > 0 && (
           <table className="review-fields">
             <tbody>
-              {item.fields.map((field) => (
-                <tr key={field.name} data-testid={`review-field-${field.name}`}>
+              {item.fields.map((field, i) => (
+                <tr key={`${i}-${field.name}`} data-testid={`review-field-${field.name}`}>
                   <th scope="row">{field.name}</th>
                   <td>{field.value}</td>
                 </tr>

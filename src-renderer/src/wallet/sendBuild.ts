@@ -120,7 +120,9 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     total: number,
   ): Promise<ActivityEntry | 'rejected'> {
     report({ stage: 'reviewing', step, index, total, hash: undefined });
+    const settings = useSettingsStore.getState().state;
     const item = reviewTransaction({
+      settings: settings.status === 'ready' ? settings.settings : null,
       answer,
       tx,
       step,
@@ -149,7 +151,8 @@ export async function sendBuild<B extends BuildAnswer>(action: {
       tx,
       step,
       kind: step === 'main' ? action.request.kind : 'approve',
-      title,
+      // The activity list's line: the action's own title for the main transaction (a build's explain can be long).
+      title: (step === 'main' ? action.title : title).slice(0, 200),
       ...(groupId ? { groupId } : {}),
     });
     groupId ??= sent.groupId;
