@@ -192,3 +192,43 @@ describe('trading through the review screen', () => {
     await page.close();
   });
 });
+
+describe('a tampered build', () => {
+  it.each([
+    [
+      'the value',
+      'value-matches',
+      (tx: Record<string, string>) => ({ ...tx, value: (BigInt(tx.value ?? '0') * 2n).toString() }),
+    ],
+    ['the target', 'to-known', (tx: Record<string, string>) => ({ ...tx, to: TRADER.address })],
+    // The last byte of the call data is inside the deadline word of the trade's parameters.
+    [
+      'the call data',
+      'deadline-matches',
+      (tx: Record<string, string>) => ({ ...tx, data: `${tx.data?.slice(0, -2)}ff` }),
+    ],
+  ])(
+    'is blocked on the review screen when %s differs from what the build claims',
+    async (_what, failedCheck, tamper) => {
+      const { page, errors } = await openAt(`/token/${f.bnbToken.token}`);
+      // A man in the middle between the page and the service (or a compromised service) changes the transaction.
+      await page.route('**/api/v1/build/buy', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { tx: Record<string, string> };
+        await route.fulfill({ response, json: { ...body, tx: tamper(body.tx) } });
+      });
+      await page.getByTestId('trade-amount').fill('0.25');
+      await page.getByTestId('quote').waitFor();
+      await page.getByTestId('trade-submit').click();
+      await page.getByTestId('review').waitFor();
+      await page.getByTestId('review-blocked').waitFor();
+      expect(await page.getByTestId(`check-${failedCheck}`).getAttribute('class')).toBe('check-failed');
+      expect(await page.getByTestId('review-sign').isDisabled()).toBe(true);
+      await screenshot(page, `review-blocked-${failedCheck}`);
+      await page.getByTestId('review-reject').click();
+      await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('CHECK_FAILED');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+});
