@@ -2,6 +2,8 @@ import type { ChainContext } from './chain/connectChain';
 import { type AppChannel, type AppInfo, createAppChannel } from './services/appChannel';
 import { knownContractsGuard } from './services/sendGuard';
 import { TransactionSender } from './services/transactionSender';
+import { ledgerAccess } from './signer/ledger/ledgerAccess';
+import { LEDGER_LIVE_PATH_TEMPLATE, LEGACY_PATH_TEMPLATE } from './signer/ledger/ledgerSigner';
 import { type KeyCipher, passphraseCipher } from './signer/localKey/keyCipher';
 import { type LedgerAccess, Signers } from './signer/signers';
 import { ActivityStore } from './store/activityStore';
@@ -12,7 +14,7 @@ export interface AppChannelOptions {
   info: Omit<AppInfo, 'chainId' | 'network' | 'dataDir' | 'ledgerPaths'>;
   /** How the local key is sealed: the OS keychain in the desktop app, a passphrase headless (the default). */
   keyCipher?: KeyCipher;
-  /** The Ledger: the real one over USB HID by default; tests give an emulator. */
+  /** The Ledger: the real one over USB HID by default (opened only when asked); tests give an emulator. */
   ledger?: LedgerAccess;
   now?: () => number;
   log: (line: string) => void;
@@ -21,7 +23,11 @@ export interface AppChannelOptions {
 /** The app's own side of main: signers, the activity list, sending. Follows what an earlier run left in flight. */
 export function composeAppChannel(chain: ChainContext, db: Db, options: AppChannelOptions): AppChannel {
   const activity = new ActivityStore(db, options.now);
-  const signers = new Signers(options.dataDir, options.keyCipher ?? passphraseCipher(), options.ledger);
+  const signers = new Signers(
+    options.dataDir,
+    options.keyCipher ?? passphraseCipher(),
+    options.ledger ?? ledgerAccess(),
+  );
   const sender = new TransactionSender(chain, signers, activity, knownContractsGuard(chain.addresses), options.log);
   sender.resume();
   return createAppChannel({
@@ -30,7 +36,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       network: chain.network,
       chainId: chain.chainId,
       dataDir: options.dataDir,
-      ledgerPaths: { live: "44'/60'/{i}'/0/0", legacy: "44'/60'/0'/0/{i}" },
+      ledgerPaths: { live: LEDGER_LIVE_PATH_TEMPLATE, legacy: LEGACY_PATH_TEMPLATE },
     },
     signers,
     sender,
