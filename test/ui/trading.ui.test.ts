@@ -232,3 +232,34 @@ describe('a tampered build', () => {
     },
   );
 });
+
+describe('the offline inspector page', () => {
+  it('decodes a pasted build with the network cut, and fails a tampered one', async () => {
+    const build = (await (
+      await fetch(`${f.service.url}/build/buy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wallet: TRADER.address, token: f.bnbToken.token, amount: '0.3' }),
+      })
+    ).json()) as { tx: { value: string } };
+    const { page, errors } = await openApp(browser, f.service.origin, '/inspect');
+    await page.getByTestId('inspect-input').waitFor();
+    await page.context().setOffline(true);
+    try {
+      await page.getByTestId('inspect-input').fill(JSON.stringify(build));
+      await expect.poll(() => page.getByTestId('inspect-verdict').getAttribute('data-ok'), WAIT).toBe('true');
+      expect(await page.getByTestId('inspect-main').textContent()).toContain('TradeRouter');
+      await screenshot(page, 'inspect');
+      const tampered = { ...build, tx: { ...build.tx, value: (BigInt(build.tx.value) + 1n).toString() } };
+      await page.getByTestId('inspect-input').fill(JSON.stringify(tampered));
+      await expect.poll(() => page.getByTestId('inspect-verdict').getAttribute('data-ok'), WAIT).toBe('false');
+      expect(await page.getByTestId('inspect-check-value-matches').getAttribute('class')).toBe('check-failed');
+      await page.getByTestId('inspect-input').fill('{"not": "a build"');
+      await page.getByTestId('inspect-error').waitFor();
+    } finally {
+      await page.context().setOffline(false);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
