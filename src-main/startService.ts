@@ -27,6 +27,7 @@ import { ReferrerEligibility } from './services/referrerEligibility';
 import { ReferrerRegistry } from './services/referrerRegistry';
 import { Sessions } from './services/sessions';
 import { SettingsService } from './services/settingsService';
+import { TokenMarket } from './services/tokenMarket';
 import { TokenRegistry } from './services/tokenRegistry';
 import type { KeyCipher } from './signer/localKey/keyCipher';
 import type { LedgerAccess } from './signer/signers';
@@ -148,6 +149,7 @@ export function composeServices(
     options.lifetimeWeeklyCapWei ?? LIFETIME_WEEKLY_CAP_WEI,
     log,
   );
+  const market = new TokenMarket(chain, index, { pools: quotes, prices });
   const referralRecords = new ReferralRecords(db, settings, referrers, eligibility, tokens, prices, income, weeks, now);
   return {
     chain,
@@ -167,6 +169,7 @@ export function composeServices(
     intents,
     referralRecords,
     weeks,
+    market,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     log,

@@ -8,7 +8,6 @@ import type { ApiKeys } from '../services/apiKeys';
 import type { AppChannel } from '../services/appChannel';
 import type { BuildService } from '../services/buildService';
 import type { Challenges } from '../services/challenges';
-import { DollarPrices } from '../services/dollarPrices';
 import type { Indexer } from '../services/indexer';
 import type { Intents } from '../services/intents';
 import type { LaunchService } from '../services/launchService';
@@ -19,7 +18,7 @@ import type { ReferralRecords } from '../services/referralRecords';
 import type { ReferrerRegistry } from '../services/referrerRegistry';
 import type { Sessions } from '../services/sessions';
 import type { SettingsService } from '../services/settingsService';
-import { TokenMarket } from '../services/tokenMarket';
+import type { TokenMarket } from '../services/tokenMarket';
 import type { TokenRegistry } from '../services/tokenRegistry';
 import type { IndexStore } from '../store/indexStore';
 import { APP_CHANNEL_BASE, appChannelRoute } from './appChannelRoute';
@@ -76,6 +75,8 @@ export interface AppDeps {
   intents: Intents;
   referralRecords: ReferralRecords;
   weeks: LifetimeWeeks;
+  /** A token's price and cap from its pool, for the token page. */
+  market: TokenMarket;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /** The app's channel to main for the headless web UI, answered only with the run's token. */
@@ -104,9 +105,7 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   keysRoute(api, deps.challenges, deps.keys, deps.sessions);
   intentsRoute(api, deps.intents, deps);
   tokensRoute(api, deps.tokens);
-  const prices = new DollarPrices(deps.chain, (block) => deps.index.priceAt(block));
-  const market = new TokenMarket(deps.chain, deps.index, { pools: deps.quotes, prices });
-  tokenTradesRoute(api, deps.tokens, deps.index, market);
+  tokenTradesRoute(api, deps.tokens, deps.index, deps.market);
   balancesRoute(api, deps.chain, deps.tokens);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);

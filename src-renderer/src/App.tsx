@@ -13,7 +13,7 @@ import { ReviewScreen } from './review/ReviewScreen';
 import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
 import { useSettingsStore } from './store/settingsStore';
-import { useWallet } from './wallet/walletStore';
+import { activeAddress, useWallet } from './wallet/walletStore';
 
 const NAV: { to: string; label: string; page: Route['page'] }[] = [
   { to: '/', label: 'Launches', page: 'launches' },
@@ -59,7 +59,7 @@ export function App() {
   const settings = useSettingsStore((store) => store.state);
   const loadSettings = useSettingsStore((store) => store.load);
   const route = useRouter((store) => store.route);
-  const signer = useWallet((store) => store.status);
+  const signer = useWallet(activeAddress);
   const refreshWallet = useWallet((store) => store.refresh);
 
   useEffect(() => {
@@ -81,7 +81,7 @@ export function App() {
             </>
           )}
           <Link to="/settings" testId="signer-badge" className="badge">
-            {signer?.address ? shortAddress(signer.address) : 'no signer'}
+            {signer ? shortAddress(signer) : 'no signer'}
           </Link>
         </p>
       </header>

@@ -5,7 +5,7 @@ import { shortAddress } from '../format';
 import { Link } from '../router/Link';
 import { useSettingsStore } from '../store/settingsStore';
 import { type ActionProgress, sendBuild } from '../wallet/sendBuild';
-import { useWallet } from '../wallet/walletStore';
+import { activeAddress, useWallet } from '../wallet/walletStore';
 import { ActionProgressView } from './ActionProgressView';
 import { useTokenQuote } from './TokenQuoteLoader';
 import { TokenQuoteView } from './TokenQuoteView';
@@ -76,7 +76,7 @@ export function TokenTradePanel({
 }) {
   const settings = useSettingsStore((s) => s.state);
   const limits = settings.status === 'ready' ? settings.settings.limits : FALLBACK_LIMITS;
-  const wallet = useWallet((s) => s.status?.address ?? null);
+  const wallet = useWallet(activeAddress);
   const [side, setSide] = useState<Side>('buy');
   const [exact, setExact] = useState<Exact>('in');
   const [amount, setAmount] = useState('');

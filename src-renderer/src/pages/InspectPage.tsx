@@ -85,8 +85,8 @@ function Transaction({ label, inspected, testId }: { label: string; inspected: I
           </p>
           <table>
             <tbody>
-              {summary.args.map((arg, i) => (
-                <tr key={`${i}-${arg.name}`}>
+              {summary.args.map((arg) => (
+                <tr key={arg.name}>
                   <th scope="row">{arg.name}</th>
                   <td>{arg.display}</td>
                 </tr>
@@ -109,9 +109,9 @@ function Transaction({ label, inspected, testId }: { label: string; inspected: I
         </>
       )}
       <ul className="review-checks">
-        {checks.map((check, i) => (
+        {checks.map((check) => (
           <li
-            key={`${i}-${check.id}`}
+            key={`${check.id}:${check.message}`}
             className={check.ok ? 'check-ok' : 'check-failed'}
             data-testid={`inspect-check-${check.id}`}
           >
@@ -192,12 +192,7 @@ export function InspectPage() {
             <span className="muted">Contracts from {outcome.source}.</span>
           </p>
           {outcome.result.steps.map((step, i) => (
-            <Transaction
-              key={`${i}-${step.step}`}
-              label={`Step ${i + 1}: ${step.step}`}
-              inspected={step}
-              testId="inspect-step"
-            />
+            <Transaction key={step.step} label={`Step ${i + 1}: ${step.step}`} inspected={step} testId="inspect-step" />
           ))}
           <Transaction label="The transaction" inspected={outcome.result.main} testId="inspect-main" />
         </>

@@ -10,7 +10,7 @@ import { SignInPanel } from '../keys/SignInPanel';
 import { signOut } from '../keys/signIn';
 import { failureOf } from '../referrals/failureOf';
 import { Link } from '../router/Link';
-import { useWallet, type WalletFailure } from '../wallet/walletStore';
+import { activeAddress, useWallet, type WalletFailure } from '../wallet/walletStore';
 
 function KeysOff() {
   return (
@@ -78,7 +78,7 @@ function KeysOf({ wallet }: { wallet: Address }) {
 
 /** The signer's wallet's API keys: create one by signing a message, list and revoke them once signed in. */
 export function KeysPage() {
-  const wallet = useWallet((s) => s.status?.address ?? null);
+  const wallet = useWallet(activeAddress);
   return (
     <>
       <h2>API keys</h2>

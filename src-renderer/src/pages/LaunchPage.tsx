@@ -19,7 +19,7 @@ import { Link } from '../router/Link';
 import { useRouter } from '../router/routes';
 import { useSettingsStore } from '../store/settingsStore';
 import { type ActionProgress, sendBuild } from '../wallet/sendBuild';
-import { useWallet } from '../wallet/walletStore';
+import { activeAddress, useWallet } from '../wallet/walletStore';
 
 /** What the button still waits for, named as the form names it. */
 const MISSING_LABELS: Record<string, string> = {
@@ -35,7 +35,7 @@ const MISSING_LABELS: Record<string, string> = {
 function LaunchWizard({ settings }: { settings: Settings }) {
   const draft = useLaunchForm((s) => s.draft);
   const serverError = useLaunchForm((s) => s.serverError);
-  const wallet = useWallet((s) => s.status?.address ?? null);
+  const wallet = useWallet(activeAddress);
   const navigate = useRouter((s) => s.navigate);
   const [progress, setProgress] = useState<ActionProgress | null>(null);
   const [built, setBuilt] = useState<LaunchBuildAnswer | null>(null);

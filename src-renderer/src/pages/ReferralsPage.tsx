@@ -9,7 +9,7 @@ import { ReferrerStanding } from '../referrals/ReferrerStanding';
 import { fetchReferrer, type ReferrerRecord } from '../referrals/referralsApi';
 import { Link } from '../router/Link';
 import type { WalletFailure } from '../wallet/walletStore';
-import { useWallet } from '../wallet/walletStore';
+import { activeAddress, useWallet } from '../wallet/walletStore';
 
 function ReferralRecordView({ wallet }: { wallet: Address }) {
   const [record, setRecord] = useState<ReferrerRecord | null>(null);
@@ -44,7 +44,7 @@ function ReferralRecordView({ wallet }: { wallet: Address }) {
 
 /** The signer's wallet as a referrer: standing and registering, links, instant earnings and the lifetime share. */
 export function ReferralsPage() {
-  const wallet = useWallet((s) => s.status?.address ?? null);
+  const wallet = useWallet(activeAddress);
   return (
     <>
       <h2>Referrals</h2>

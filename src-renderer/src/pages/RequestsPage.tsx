@@ -5,7 +5,7 @@ import { failureOf } from '../referrals/failureOf';
 import { type Intent, listIntents } from '../requests/intentsApi';
 import { RequestRow } from '../requests/RequestRow';
 import { Link } from '../router/Link';
-import { useWallet, type WalletFailure } from '../wallet/walletStore';
+import { activeAddress, useWallet, type WalletFailure } from '../wallet/walletStore';
 
 /** Bots may add requests at any time; the list is read again this often. */
 const POLL_MS = 5000;
@@ -69,7 +69,7 @@ function RequestsOf({ wallet }: { wallet: Address }) {
 
 /** Requests bots prepared for the signer's wallet, to review and sign or to reject. */
 export function RequestsPage() {
-  const wallet = useWallet((s) => s.status?.address ?? null);
+  const wallet = useWallet(activeAddress);
   return (
     <>
       <h2>Prepared requests</h2>

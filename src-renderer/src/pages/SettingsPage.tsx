@@ -3,6 +3,7 @@ import type { Settings } from '../api/settings';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from '../wallet/appChannel';
+import { connectInjected, injectedProvider } from '../wallet/injectedWallet';
 import { asFailure, useWallet, type WalletFailure } from '../wallet/walletStore';
 
 /** Basis points as a percentage: 1500 -> "15%", 20 -> "0.2%". */
@@ -257,6 +258,46 @@ function LedgerSetup() {
   );
 }
 
+/** In a browser with a wallet extension, that wallet can sign instead of the app's signers (it also sends). */
+function BrowserWalletSetup() {
+  const { injected, chooseInjected } = useWallet();
+  const settings = useSettingsStore((store) => store.state);
+  const [failure, setFailure] = useState<WalletFailure | null>(null);
+  if (!injectedProvider()) return null;
+  return (
+    <section className="panel" data-testid="browser-wallet">
+      <h2>Browser wallet</h2>
+      {injected ? (
+        <p>
+          Signing with the browser wallet as <code data-testid="browser-wallet-address">{injected}</code>; it sends what
+          it signs.{' '}
+          <button type="button" onClick={() => chooseInjected(null)}>
+            Use the app's signer instead
+          </button>
+        </p>
+      ) : (
+        <p>
+          <button
+            type="button"
+            data-testid="browser-wallet-connect"
+            disabled={settings.status !== 'ready'}
+            onClick={() => {
+              if (settings.status !== 'ready') return;
+              setFailure(null);
+              connectInjected(settings.settings.chainId).then(chooseInjected, (cause: unknown) =>
+                setFailure(asFailure(cause)),
+              );
+            }}
+          >
+            Sign with the browser wallet
+          </button>
+        </p>
+      )}
+      {failure && <ErrorPanel title="The browser wallet did not connect" error={failure} />}
+    </section>
+  );
+}
+
 function SignerSettings() {
   const { available, status, failure, info } = useWallet();
   if (!available) {
@@ -337,6 +378,7 @@ export function SettingsPage() {
   return (
     <>
       <h2>Settings</h2>
+      <BrowserWalletSetup />
       <SignerSettings />
       {state.status === 'error' && (
         <ErrorPanel title="Could not load the settings" error={state.error} onRetry={() => void load()} />

@@ -17,7 +17,7 @@ import { TokenFacts } from '../components/TokenFacts';
 import { TokenTradePanel } from '../components/TokenTradePanel';
 import { TokenTradesTable } from '../components/TokenTradesTable';
 import { useRouter } from '../router/routes';
-import { useWallet } from '../wallet/walletStore';
+import { activeAddress, useWallet } from '../wallet/walletStore';
 
 /** Trades shown in the table and the chart. */
 const TRADES_SHOWN = 100;
@@ -49,7 +49,7 @@ function useLoaded<T>(read: (() => Promise<T>) | null): [Loaded<T>, () => Promis
 }
 
 function TokenView({ address }: { address: string }) {
-  const wallet = useWallet((s) => s.status?.address ?? null);
+  const wallet = useWallet(activeAddress);
   const r = useRouter((s) => s.query.get('r'));
   const referrer: Address | null = r && isAddress(r, { strict: false }) ? getAddress(r) : null;
   const [now, setNow] = useState(() => Date.now());

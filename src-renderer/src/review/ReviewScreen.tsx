@@ -32,8 +32,8 @@ export function ReviewScreen() {
         {item.fields.length > 0 && (
           <table className="review-fields">
             <tbody>
-              {item.fields.map((field, i) => (
-                <tr key={`${i}-${field.name}`} data-testid={`review-field-${field.name}`}>
+              {item.fields.map((field) => (
+                <tr key={`${field.name}:${field.value}`} data-testid={`review-field-${field.name}`}>
                   <th scope="row">{field.name}</th>
                   <td>{field.value}</td>
                 </tr>
@@ -43,7 +43,11 @@ export function ReviewScreen() {
         )}
         <ul className="review-checks" data-testid="review-checks">
           {item.checks.map((check) => (
-            <li key={check.id} className={check.ok ? 'check-ok' : 'check-failed'} data-testid={`check-${check.id}`}>
+            <li
+              key={`${check.id}:${check.message}`}
+              className={check.ok ? 'check-ok' : 'check-failed'}
+              data-testid={`check-${check.id}`}
+            >
               {check.ok ? '✓' : '✗'} {check.message}
             </li>
           ))}

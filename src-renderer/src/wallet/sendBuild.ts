@@ -6,7 +6,8 @@ import { useReview } from '../review/reviewStore';
 import { reviewTransaction } from '../review/reviewTransaction';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from './appChannel';
-import { asFailure, useWallet, type WalletFailure } from './walletStore';
+import { personalSignInjected, sendWithInjected, waitInjected } from './injectedWallet';
+import { activeAddress, asFailure, useWallet, type WalletFailure } from './walletStore';
 
 /** A transaction as the API builds it. */
 export interface UnsignedTxJson {
@@ -65,7 +66,8 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     return progress;
   };
   report({});
-  const wallet = useWallet.getState().status?.address;
+  const { injected } = useWallet.getState();
+  const wallet = activeAddress(useWallet.getState());
   if (!wallet) {
     return {
       progress: report({
@@ -118,7 +120,7 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     stepLabel: string,
     index: number,
     total: number,
-  ): Promise<ActivityEntry | 'rejected'> {
+  ): Promise<{ groupId?: string } | 'rejected'> {
     report({ stage: 'reviewing', step, index, total, hash: undefined });
     const settings = useSettingsStore.getState().state;
     const item = reviewTransaction({
@@ -147,6 +149,12 @@ export async function sendBuild<B extends BuildAnswer>(action: {
       return 'rejected';
     }
     report({ stage: 'signing' });
+    if (injected) {
+      const hash = await sendWithInjected(tx, injected);
+      report({ stage: 'confirming', hash });
+      if ((await waitInjected(hash)) === 'reverted') throw new Error(`The ${step} transaction reverted on chain.`);
+      return {};
+    }
     const sent = await invoke<ActivityEntry>('tx.send', {
       tx,
       step,
@@ -175,7 +183,8 @@ export async function signWithReview(request: {
   title: string;
   message: string;
 }): Promise<{ address: Address; signature: `0x${string}` } | null> {
-  const wallet = useWallet.getState().status?.address;
+  const { injected } = useWallet.getState();
+  const wallet = activeAddress(useWallet.getState());
   const settings = useSettingsStore.getState().state;
   if (!wallet || settings.status !== 'ready') throw new Error('Set up a signer in Settings first.');
   const item = reviewChallenge({
@@ -185,5 +194,6 @@ export async function signWithReview(request: {
     chainId: settings.settings.chainId,
   });
   if (!(await useReview.getState().ask(item))) return null;
+  if (injected) return { address: injected, signature: await personalSignInjected(request.message, injected) };
   return invoke('message.sign', { message: request.message, kind: request.kind, title: request.title });
 }

@@ -1,3 +1,4 @@
+import type { Address } from 'viem';
 import { create } from 'zustand';
 import type { AppInfo } from '../../../src-main/services/appChannel';
 import type { SignerStatus } from '../../../src-main/signer/signers';
@@ -18,6 +19,9 @@ interface WalletStore {
   /** The last refused operation, shown where it was asked. */
   failure: WalletFailure | null;
   busy: boolean;
+  /** The browser wallet's account, when the person chose to sign with it instead of the app's signers. */
+  injected: Address | null;
+  chooseInjected(address: Address | null): void;
   refresh(): Promise<void>;
   /** Runs one signer operation, keeping `status` current and `failure` set when main refuses. */
   run(operation: Parameters<typeof invoke>[0], input?: object): Promise<boolean>;
@@ -34,6 +38,10 @@ export const useWallet = create<WalletStore>()((set, get) => ({
   status: null,
   failure: null,
   busy: false,
+  injected: null,
+  chooseInjected(address) {
+    set({ injected: address });
+  },
   async refresh() {
     if (!appChannelAvailable) return;
     try {
@@ -56,3 +64,8 @@ export const useWallet = create<WalletStore>()((set, get) => ({
     }
   },
 }));
+
+/** The wallet that signs now: the browser wallet when chosen, else the app's active signer. */
+export function activeAddress(state: { injected: Address | null; status: SignerStatus | null }): Address | null {
+  return state.injected ?? state.status?.address ?? null;
+}
