@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/startTestService';
+import { launchChromium } from './support/webUi';
 
 const root = join(import.meta.dirname, '..');
 const artifacts = join(root, 'test-results');
@@ -12,17 +13,7 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   service = await startTestService(undefined, { webRoot: join(root, 'out/web') });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -63,9 +63,11 @@ export async function importLocalKey(page: Page, origin: string, account: TestAc
 export async function approveReview(page: Page): Promise<void> {
   const review = page.getByTestId('review');
   await review.waitFor();
+  const id = await review.getAttribute('data-review-id');
   expect(await page.getByTestId('review-blocked').count()).toBe(0);
   await page.getByTestId('review-sign').click();
-  await review.waitFor({ state: 'detached' });
+  // The next review (an action's next step) may follow at once in the same dialog: wait for this one to go.
+  await page.locator(`[data-testid="review"][data-review-id="${id}"]`).waitFor({ state: 'detached' });
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

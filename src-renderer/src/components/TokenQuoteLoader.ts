@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Address } from 'viem';
-import { apiErrorOf } from '../api/apiErrorOf';
 import type { ApiError } from '../api/getJson';
 import { type Exact, fetchQuote, type Side, type TradeQuote } from '../api/tokens';
+import { failureOf } from '../failureOf';
 
 /** How long typing must pause before a quote is asked for. */
 const DEBOUNCE_MS = 250;
@@ -46,7 +46,7 @@ export function useTokenQuote(
           if (id === latest.current) setState({ quote, error: null, loading: false });
         },
         (cause: unknown) => {
-          if (id === latest.current) setState({ quote: null, error: apiErrorOf(cause), loading: false });
+          if (id === latest.current) setState({ quote: null, error: failureOf(cause), loading: false });
         },
       );
     }, DEBOUNCE_MS);

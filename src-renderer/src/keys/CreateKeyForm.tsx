@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { failureOf } from '../referrals/failureOf';
+import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 import { createApiKey } from './createApiKey';
 import { type CreatedKey, MAX_KEY_LABEL_CHARS } from './keysApi';

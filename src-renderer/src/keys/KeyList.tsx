@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../failureOf';
 import { age } from '../format';
-import { failureOf } from '../referrals/failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 import { type KeyEntry, revokeKey } from './keysApi';
 

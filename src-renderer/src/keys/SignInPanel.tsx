@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { failureOf } from '../referrals/failureOf';
+import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 import { signIn } from './signIn';
 

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { ApiRequestError } from '../api/getJson';
-import { failureOf } from '../referrals/failureOf';
+import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 import { type KeyEntry, listKeys } from './keysApi';
 

@@ -1,5 +1,5 @@
-import { apiErrorOf } from '../api/apiErrorOf';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../failureOf';
 import { FieldError } from './FieldError';
 import type { LaunchProblem } from './launchBody';
 import { useLaunchForm } from './launchForm';
@@ -34,7 +34,7 @@ async function take(file: File): Promise<void> {
       image: { status: 'ready', fileName: file.name, preview: await preview, uri: stored.uri, bytes: stored.bytes },
     });
   } catch (cause) {
-    if (current()) edit({ image: { status: 'failed', fileName: file.name, error: apiErrorOf(cause) } });
+    if (current()) edit({ image: { status: 'failed', fileName: file.name, error: failureOf(cause) } });
   }
 }
 

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import type { ActivityEntry } from '../../../src-main/store/activityStore';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { useLoaded } from '../components/useLoaded';
 import { age, displayUnits, shortAddress } from '../format';
 import { invoke } from '../wallet/appChannel';
-import { asFailure, useWallet, type WalletFailure } from '../wallet/walletStore';
+import { useWallet } from '../wallet/walletStore';
 
 const STATUS_TEXT: Record<ActivityEntry['status'], string> = {
   signing: 'waiting for the signer',
@@ -14,25 +15,20 @@ const STATUS_TEXT: Record<ActivityEntry['status'], string> = {
   failed: 'failed',
 };
 
+/** Often enough to see a transaction go from sent to confirmed. */
+const POLL_MS = 3000;
+
 /** What the app signed and sent, newest first, kept across restarts; refreshed while something is in flight. */
 export function ActivityPage() {
   const available = useWallet((s) => s.available);
-  const [entries, setEntries] = useState<ActivityEntry[] | null>(null);
-  const [failure, setFailure] = useState<WalletFailure | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setEntries(await invoke<ActivityEntry[]>('activity.list', { limit: 200 }));
-      setFailure(null);
-    } catch (cause) {
-      setFailure(asFailure(cause));
-    }
-  }, []);
-  useEffect(() => {
-    if (!available) return;
-    void load();
-    const timer = setInterval(() => void load(), 3000);
-    return () => clearInterval(timer);
-  }, [available, load]);
+  const {
+    data: entries,
+    failure,
+    reload: load,
+  } = useLoaded(
+    useMemo(() => (available ? () => invoke<ActivityEntry[]>('activity.list', { limit: 200 }) : null), [available]),
+    POLL_MS,
+  );
 
   if (!available) return <p>Open the app with its token to see what it signed (see Settings).</p>;
   return (

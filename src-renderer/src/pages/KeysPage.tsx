@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../failureOf';
 import { CreatedKeyPanel } from '../keys/CreatedKeyPanel';
 import { CreateKeyForm } from '../keys/CreateKeyForm';
 import { KeyList } from '../keys/KeyList';
@@ -8,7 +9,6 @@ import { type KeyListState, loadKeyList } from '../keys/keyListState';
 import type { CreatedKey } from '../keys/keysApi';
 import { SignInPanel } from '../keys/SignInPanel';
 import { signOut } from '../keys/signIn';
-import { failureOf } from '../referrals/failureOf';
 import { Link } from '../router/Link';
 import { activeAddress, useWallet, type WalletFailure } from '../wallet/walletStore';
 

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { apiErrorOf } from '../api/apiErrorOf';
 import type { ApiError } from '../api/getJson';
 import { fetchLaunches, type LaunchListItem } from '../api/launches';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { LaunchList } from '../components/LaunchList';
+import { failureOf } from '../failureOf';
 
 const POLL_MS = 3000;
 
@@ -48,7 +48,7 @@ export function LaunchesPage() {
         setError(null);
       } catch (cause) {
         if (stopped) return;
-        setError(apiErrorOf(cause));
+        setError(failureOf(cause));
       }
       setNow(Date.now());
       timer = setTimeout(() => void poll(), POLL_MS);

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { useLoaded } from '../components/useLoaded';
+import { failureOf } from '../failureOf';
 import { EarningsTable } from '../referrals/EarningsTable';
-import { failureOf } from '../referrals/failureOf';
 import { LifetimeShare } from '../referrals/LifetimeShare';
 import { ReferralLinks } from '../referrals/ReferralLinks';
 import { ReferrerStanding } from '../referrals/ReferrerStanding';
@@ -12,19 +13,7 @@ import type { WalletFailure } from '../wallet/walletStore';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
 function ReferralRecordView({ wallet }: { wallet: Address }) {
-  const [record, setRecord] = useState<ReferrerRecord | null>(null);
-  const [failure, setFailure] = useState<WalletFailure | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setRecord(await fetchReferrer(wallet));
-      setFailure(null);
-    } catch (cause) {
-      setFailure(failureOf(cause));
-    }
-  }, [wallet]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: record, failure, reload: load } = useLoaded(useCallback(() => fetchReferrer(wallet), [wallet]));
 
   return (
     <>

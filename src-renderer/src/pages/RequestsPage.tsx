@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { failureOf } from '../referrals/failureOf';
+import { useLoaded } from '../components/useLoaded';
+import { failureOf } from '../failureOf';
 import { type Intent, listIntents } from '../requests/intentsApi';
 import { RequestRow } from '../requests/RequestRow';
 import { Link } from '../router/Link';
@@ -11,22 +12,15 @@ import { activeAddress, useWallet, type WalletFailure } from '../wallet/walletSt
 const POLL_MS = 5000;
 
 function RequestsOf({ wallet }: { wallet: Address }) {
-  const [intents, setIntents] = useState<Intent[] | null>(null);
-  const [failure, setFailure] = useState<WalletFailure | null>(null);
+  const {
+    data: intents,
+    failure,
+    reload: load,
+  } = useLoaded(
+    useCallback(() => listIntents(wallet), [wallet]),
+    POLL_MS,
+  );
   const [busy, setBusy] = useState(false);
-  const load = useCallback(async () => {
-    try {
-      setIntents(await listIntents(wallet));
-      setFailure(null);
-    } catch (cause) {
-      setFailure(failureOf(cause));
-    }
-  }, [wallet]);
-  useEffect(() => {
-    void load();
-    const timer = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(timer);
-  }, [load]);
 
   return (
     <>

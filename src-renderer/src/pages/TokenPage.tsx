@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type Address, getAddress, isAddress } from 'viem';
-import { apiErrorOf } from '../api/apiErrorOf';
 import type { ApiError } from '../api/getJson';
 import {
   type Balances,
@@ -16,6 +15,7 @@ import { TokenBalances } from '../components/TokenBalances';
 import { TokenFacts } from '../components/TokenFacts';
 import { TokenTradePanel } from '../components/TokenTradePanel';
 import { TokenTradesTable } from '../components/TokenTradesTable';
+import { failureOf } from '../failureOf';
 import { useRouter } from '../router/routes';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
@@ -42,7 +42,7 @@ function useLoaded<T>(read: (() => Promise<T>) | null): [Loaded<T>, () => Promis
       const value = await read();
       if (id === latest.current) setState({ value, error: null });
     } catch (cause) {
-      if (id === latest.current) setState((shown) => ({ value: shown.value, error: apiErrorOf(cause) }));
+      if (id === latest.current) setState((shown) => ({ value: shown.value, error: failureOf(cause) }));
     }
   }, [read]);
   return [state, load];

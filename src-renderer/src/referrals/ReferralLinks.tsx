@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 import { CopyButton } from './CopyButton';
-import { failureOf } from './failureOf';
 import { fetchReferralLink, type ReferrerRecord } from './referralsApi';
 
 function LinkRow({ name, label, link, note }: { name: string; label: string; link: string; note?: string }) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
-import { failureOf } from './failureOf';
 import type { ReferrerRecord } from './referralsApi';
 import { registerAsReferrer } from './registerAsReferrer';
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ActionProgressView } from '../components/ActionProgressView';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../failureOf';
 import { age, shortAddress } from '../format';
-import { failureOf } from '../referrals/failureOf';
 import type { ActionProgress } from '../wallet/sendBuild';
 import type { WalletFailure } from '../wallet/walletStore';
 import { INTENT_STATUS_TEXT, intentStatus, isOpen } from './intentStatus';

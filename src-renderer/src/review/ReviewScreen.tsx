@@ -12,7 +12,14 @@ export function ReviewScreen() {
   const blocked = failed.length > 0;
   return (
     <div className="review-backdrop">
-      <section className="review" role="dialog" aria-modal="true" aria-labelledby="review-title" data-testid="review">
+      <section
+        className="review"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="review-title"
+        data-testid="review"
+        data-review-id={current.id}
+      >
         <p className="muted" data-testid="review-step">
           {item.stepLabel}
         </p>

@@ -25,6 +25,8 @@ export interface ReviewItem {
 }
 
 interface Pending {
+  /** Counts the reviews shown, so a new one is told from the last even when it follows at once. */
+  id: number;
   item: ReviewItem;
   answer(approved: boolean): void;
 }
@@ -35,12 +37,16 @@ interface ReviewStore {
   ask(item: ReviewItem): Promise<boolean>;
 }
 
+let shown = 0;
+
 export const useReview = create<ReviewStore>()((set) => ({
   current: null,
   ask(item) {
     return new Promise<boolean>((resolve) => {
+      shown += 1;
       set({
         current: {
+          id: shown,
           item,
           answer: (approved) => {
             set({ current: null });

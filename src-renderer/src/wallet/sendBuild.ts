@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import type { ActivityEntry } from '../../../src-main/store/activityStore';
-import { ApiRequestError } from '../api/getJson';
+import { failureOf } from '../failureOf';
 import { reviewChallenge } from '../review/reviewMessage';
 import { useReview } from '../review/reviewStore';
 import { reviewTransaction } from '../review/reviewTransaction';
@@ -41,11 +41,6 @@ export interface ActionProgress {
   hash?: string;
   error?: WalletFailure;
 }
-
-const failure = (cause: unknown): WalletFailure =>
-  cause instanceof ApiRequestError
-    ? { code: cause.error.code, message: cause.error.message, ...(cause.error.fix ? { fix: cause.error.fix } : {}) }
-    : asFailure(cause);
 
 /**
  * Runs one action end to end: builds it for the signer's wallet, shows each approval step and then the main
@@ -109,7 +104,7 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     if (sent === 'rejected') return { progress, build };
     return { progress: report({ stage: 'done' }), build };
   } catch (cause) {
-    return { progress: report({ stage: 'failed', error: failure(cause) }), ...(build ? { build } : {}) };
+    return { progress: report({ stage: 'failed', error: failureOf(cause) }), ...(build ? { build } : {}) };
   }
 
   async function signAndSend(
