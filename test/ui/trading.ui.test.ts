@@ -188,6 +188,17 @@ describe('trading through the review screen', () => {
     await page.getByTestId('trade-submit').click();
     expect(await approveUntilSettled(page)).toBe('done');
     await expect.poll(() => dataWei(page, 'balance-token'), WAIT).toBe(bought - parseEther('1000'));
+
+    // Everything signed is in the activity list, newest first: the sell, its approval steps, the buy.
+    await page.getByTestId('nav-activity').click();
+    await page.getByTestId('activity').waitFor();
+    const rows = await page
+      .getByTestId('activity-row')
+      .evaluateAll((all) => all.map((row) => `${row.getAttribute('data-kind')}:${row.getAttribute('data-status')}`));
+    expect(rows[0]).toBe('sell:confirmed');
+    expect(rows.at(-1)).toBe('buy:confirmed');
+    expect(rows.slice(1, -1).every((row) => row === 'approve:confirmed')).toBe(true);
+    await screenshot(page, 'activity');
     expect(errors).toEqual([]);
     await page.close();
   });
