@@ -4,10 +4,15 @@ import { NETWORK_NAMES, type NetworkName } from './chain/networks';
 import { serveAppChannelIpc } from './ipc/appChannelIpc';
 import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
+import { readAppSettings } from './store/appSettingsFile';
 import { createMainWindow } from './windows/createMainWindow';
 
 function readOptions(): ServiceOptions {
-  const network = (process.env.NETWORK ?? 'devnet') as NetworkName;
+  // Settings saved by the Settings screen apply at this start; environment variables still win over them.
+  const settingsFile = join(app.getPath('userData'), 'app-settings.json');
+  const { settings: saved, problem } = readAppSettings(settingsFile);
+  if (problem) console.error(problem);
+  const network = (process.env.NETWORK ?? saved.network ?? 'devnet') as NetworkName;
   if (!NETWORK_NAMES.includes(network)) {
     throw new Error(`NETWORK must be one of ${NETWORK_NAMES.join(', ')}; got "${network}".`);
   }
@@ -15,14 +20,17 @@ function readOptions(): ServiceOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be an integer from 0 to 65535; got "${process.env.PORT}".`);
   }
+  const rpcUrl = process.env.RPC_URL || saved.rpcUrl || undefined;
   return {
     port,
     // One folder per network, as in headless mode, so devnet and testnet data never share a database.
-    dataDir: join(app.getPath('userData'), network),
+    dataDir: saved.dataDir ? join(saved.dataDir, network) : join(app.getPath('userData'), network),
     // The window loads the UI from the service itself: page and API share one origin, so no CORS is needed.
     webRoot: join(app.getAppPath(), 'out/renderer'),
     network,
-    rpcUrl: process.env.RPC_URL || undefined,
+    ...(rpcUrl ? { rpcUrl } : {}),
+    ...(saved.rateLimits === false ? { rateLimits: false as const } : {}),
+    settingsFile,
     // The local key is sealed by the OS keychain in the desktop app: no passphrase to type at each start.
     keyCipher: keychainCipher(safeStorage),
     log: (line) => console.log(line),

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
 import { startService } from './startService';
+import { readAppSettings } from './store/appSettingsFile';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -34,7 +35,20 @@ function readOptions() {
       `${(error as Error).message}\nusage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off]`,
     );
   }
-  const value = (flag: string, env: string) => (parsed[flag] as string | undefined) ?? process.env[env];
+  // What the web UI's Settings screen saved applies when neither a flag nor an environment variable says otherwise.
+  const settingsFile = resolve(process.env.APP_SETTINGS ?? '.data/app-settings.json');
+  const { settings: saved, problem } = readAppSettings(settingsFile);
+  if (problem) process.stderr.write(`${problem}\n`);
+  const chosenNetwork = (parsed.network as string | undefined) ?? process.env.NETWORK ?? saved.network;
+  // The saved RPC and data folder belong to the saved network: a run on another one ignores them.
+  const sameNetwork = chosenNetwork === saved.network;
+  const fromSaved: Record<string, string | undefined> = {
+    network: saved.network,
+    rpc: sameNetwork ? (saved.rpcUrl ?? undefined) : undefined,
+    'rate-limit': saved.rateLimits === false ? 'off' : undefined,
+  };
+  const value = (flag: string, env: string) =>
+    (parsed[flag] as string | undefined) ?? process.env[env] ?? fromSaved[flag];
   const portText = value('port', 'PORT') ?? '8787';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) fail(`--port must be a number from 0 to 65535, not "${portText}"`);
@@ -55,7 +69,8 @@ function readOptions() {
     ...(keys === 'off' ? { keys: false } : {}),
     ...(confirmationsText !== undefined ? { confirmations: Number(confirmationsText) } : {}),
     network,
-    dataDir: resolve(value('data', 'DATA_DIR') ?? `.data/${network}`),
+    dataDir: resolve(value('data', 'DATA_DIR') ?? (sameNetwork && saved.dataDir ? `${saved.dataDir}/${network}` : `.data/${network}`)),
+    settingsFile,
     ...(rpcUrl ? { rpcUrl } : {}),
     // With the web UI comes the app channel (signers, sending), opened only by this run's token.
     ...(webRoot

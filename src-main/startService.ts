@@ -69,6 +69,8 @@ export interface ServiceOptions {
    * this token. The desktop app uses IPC instead and leaves it out.
    */
   appToken?: string;
+  /** Where the Settings screen saves choices for the next start (none when absent). */
+  settingsFile?: string;
   /** How the local key is sealed (a passphrase keystore by default; the OS keychain in the desktop app). */
   keyCipher?: KeyCipher;
   /** The Ledger (the real one over USB HID by default); tests give an emulator. */
@@ -200,7 +202,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     indexer = startedIndexer;
     const appChannel = composeAppChannel(chain, db, {
       dataDir: options.dataDir,
-      info: { rpcUrl: options.rpcUrl ?? null, rateLimits: options.rateLimits !== false },
+      info: {
+        rpcUrl: options.rpcUrl ?? null,
+        rateLimits: options.rateLimits !== false,
+        settingsFile: options.settingsFile ?? null,
+      },
       ...(options.keyCipher ? { keyCipher: options.keyCipher } : {}),
       ...(options.ledger ? { ledger: options.ledger } : {}),
       ...(options.now ? { now: options.now } : {}),

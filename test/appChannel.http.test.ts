@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Hex, recoverMessageAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,12 @@ import { startTradingFixture, type TradingFixture } from './support/tradingFixtu
 
 const TOKEN = 'test-app-token-0123456789abcdef';
 // A cheap scrypt cost: the keystore's format and checks are the same, only the work factor is lower.
-const options: Partial<ServiceOptions> = { appToken: TOKEN, keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }) };
+const SETTINGS_FILE = join(mkdtempSync(join(tmpdir(), 'companion-settings-')), 'app-settings.json');
+const options: Partial<ServiceOptions> = {
+  appToken: TOKEN,
+  keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }),
+  settingsFile: SETTINGS_FILE,
+};
 const USER = testAccounts()[7] as TestAccount;
 const PASSPHRASE = 'correct horse battery';
 
@@ -161,6 +167,19 @@ describe('the app channel over HTTP (headless web UI)', () => {
     expect((await call('tx.send', { tx: otherChain, step: 'main', kind: 'buy', title: 'x' })).error?.code).toBe(
       'WRONG_CHAIN',
     );
+  });
+});
+
+describe('settings for the next start', () => {
+  it('saves what Settings chose, after checking it, and reads it back', async () => {
+    const choice = { network: 'testnet', rpcUrl: null, dataDir: null, rateLimits: false, ledgerTemplate: 'legacy' };
+    expect((await call('settings.save', choice)).error?.code).toBe('INVALID_INPUT');
+    expect(existsSync(SETTINGS_FILE)).toBe(false);
+    expect((await call('settings.save', { ...choice, rpcUrl: 'ftp://x' })).error?.code).toBe('INVALID_INPUT');
+    const good = { ...choice, rpcUrl: 'https://bsc-testnet.example/rpc' };
+    expect(await ok('settings.save', good)).toEqual({ saved: good, restartNeeded: true });
+    expect(JSON.parse(readFileSync(SETTINGS_FILE, 'utf8'))).toEqual(good);
+    expect(await ok('settings.get')).toEqual({ saved: good });
   });
 });
 

@@ -4,6 +4,7 @@ import type { NetworkName } from '../chain/networks';
 import { SignerError } from '../signer/signerError';
 import type { Signers } from '../signer/signers';
 import type { ActivityStore } from '../store/activityStore';
+import { readAppSettings, writeAppSettings } from '../store/appSettingsFile';
 import type { TransactionSender } from './transactionSender';
 import { WalletError } from './walletError';
 
@@ -20,6 +21,8 @@ export interface AppChannelFailure {
 }
 
 export interface AppInfo {
+  /** Where Settings are saved for the next start; null when this run saves none. */
+  settingsFile: string | null;
   network: NetworkName;
   chainId: number;
   rpcUrl: string | null;
@@ -78,6 +81,24 @@ const OPERATIONS = {
     .object({ message: z.string().min(1).max(4096), kind: z.string().min(1).max(32), title: label })
     .strict(),
   'activity.list': z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
+  'settings.get': z.object({}).strict(),
+  'settings.save': z
+    .object({
+      network: z.enum(['devnet', 'testnet', 'mainnet']),
+      rpcUrl: z
+        .string()
+        .max(2048)
+        .regex(/^(https?|wss?):\/\/[^\s]+$/, 'an RPC URL starts with http://, https://, ws:// or wss://')
+        .nullable(),
+      dataDir: z.string().min(1).max(4096).nullable(),
+      rateLimits: z.boolean(),
+      ledgerTemplate: z.enum(['live', 'legacy']),
+    })
+    .strict()
+    .refine((s) => s.network === 'devnet' || s.rpcUrl !== null, {
+      message: 'testnet and mainnet need an RPC URL',
+      path: ['rpcUrl'],
+    }),
 } as const;
 
 export type AppOperation = keyof typeof OPERATIONS;
@@ -126,6 +147,14 @@ export function createAppChannel(deps: {
     'tx.wait': ({ id }) => sender.wait(id),
     'message.sign': (input) => sender.signMessage(input),
     'activity.list': ({ limit }) => activity.list(limit),
+    'settings.get': () => ({ saved: deps.info.settingsFile ? readAppSettings(deps.info.settingsFile).settings : null }),
+    'settings.save': (settings) => {
+      if (!deps.info.settingsFile) {
+        throw new WalletError('INVALID_INPUT', 'This run saves no settings.', 'Start it with flags instead.');
+      }
+      writeAppSettings(deps.info.settingsFile, settings);
+      return { saved: settings, restartNeeded: true };
+    },
   };
 
   return {

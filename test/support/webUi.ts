@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -18,6 +19,8 @@ export const webUiOptions: Partial<ServiceOptions> = {
   appToken: APP_TOKEN,
   keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }),
   rateLimits: false,
+  // The Settings screen's form saves here (one file per test process), never into the developer's own settings.
+  settingsFile: join(tmpdir(), `companion-ui-settings-${process.pid}.json`),
 };
 
 /** Debian's Chromium through playwright-core (Playwright's own browsers cannot be downloaded here). */

@@ -30,6 +30,9 @@ async function signerImported(): Promise<void> {
   if (imported) return;
   const { page } = await openApp(browser, f.service.origin, '/settings');
   await importLocalKey(page, f.service.origin, TRADER);
+  expect(await page.getByTestId('local-key-state').textContent()).toBe('unlocked');
+  await page.getByTestId('app-network').waitFor();
+  await screenshot(page, 'settings-signer');
   await page.close();
   imported = true;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Settings } from '../api/settings';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { AppSettingsForm } from '../settings/AppSettingsForm';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from '../wallet/appChannel';
 import { connectInjected, injectedProvider } from '../wallet/injectedWallet';
@@ -331,39 +332,7 @@ function SignerSettings() {
         <h3>Ledger</h3>
         <LedgerSetup />
       </section>
-      {info && (
-        <section className="panel">
-          <h2>This app</h2>
-          <table>
-            <tbody>
-              <tr>
-                <th scope="row">Network</th>
-                <td data-testid="app-network">
-                  {info.network} ({info.chainId})
-                </td>
-              </tr>
-              <tr>
-                <th scope="row">RPC URL</th>
-                <td>{info.rpcUrl ?? 'the embedded devnet'}</td>
-              </tr>
-              <tr>
-                <th scope="row">Data directory</th>
-                <td>
-                  <code>{info.dataDir}</code>
-                </td>
-              </tr>
-              <tr>
-                <th scope="row">Rate limits on loopback</th>
-                <td>{info.rateLimits ? 'on (120 quotes, 60 builds a minute per client)' : 'off'}</td>
-              </tr>
-            </tbody>
-          </table>
-          <p className="muted">
-            Network, RPC URL, data directory and rate limits are chosen when the app starts (flags --network, --rpc,
-            --data, --rate-limit, or the NETWORK, RPC_URL, DATA_DIR and RATE_LIMIT variables).
-          </p>
-        </section>
-      )}
+      {info && <AppSettingsForm info={info} />}
     </>
   );
 }
