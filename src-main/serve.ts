@@ -69,7 +69,9 @@ function readOptions() {
     ...(keys === 'off' ? { keys: false } : {}),
     ...(confirmationsText !== undefined ? { confirmations: Number(confirmationsText) } : {}),
     network,
-    dataDir: resolve(value('data', 'DATA_DIR') ?? (sameNetwork && saved.dataDir ? `${saved.dataDir}/${network}` : `.data/${network}`)),
+    dataDir: resolve(
+      value('data', 'DATA_DIR') ?? (sameNetwork && saved.dataDir ? `${saved.dataDir}/${network}` : `.data/${network}`),
+    ),
     settingsFile,
     ...(rpcUrl ? { rpcUrl } : {}),
     // With the web UI comes the app channel (signers, sending), opened only by this run's token.

@@ -2,14 +2,12 @@ import { useCallback } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useLoaded } from '../components/useLoaded';
-import { failureOf } from '../failureOf';
 import { EarningsTable } from '../referrals/EarningsTable';
 import { LifetimeShare } from '../referrals/LifetimeShare';
 import { ReferralLinks } from '../referrals/ReferralLinks';
 import { ReferrerStanding } from '../referrals/ReferrerStanding';
-import { fetchReferrer, type ReferrerRecord } from '../referrals/referralsApi';
+import { fetchReferrer } from '../referrals/referralsApi';
 import { Link } from '../router/Link';
-import type { WalletFailure } from '../wallet/walletStore';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
 function ReferralRecordView({ wallet }: { wallet: Address }) {

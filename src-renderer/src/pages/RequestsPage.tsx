@@ -2,11 +2,10 @@ import { useCallback, useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useLoaded } from '../components/useLoaded';
-import { failureOf } from '../failureOf';
-import { type Intent, listIntents } from '../requests/intentsApi';
+import { listIntents } from '../requests/intentsApi';
 import { RequestRow } from '../requests/RequestRow';
 import { Link } from '../router/Link';
-import { activeAddress, useWallet, type WalletFailure } from '../wallet/walletStore';
+import { activeAddress, useWallet } from '../wallet/walletStore';
 
 /** Bots may add requests at any time; the list is read again this often. */
 const POLL_MS = 5000;
