@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import type { Settings } from '../api/settings';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { failureOf } from '../failureOf';
 import { AppSettingsForm } from '../settings/AppSettingsForm';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from '../wallet/appChannel';
 import { connectInjected, injectedProvider } from '../wallet/injectedWallet';
-import { asFailure, useWallet, type WalletFailure } from '../wallet/walletStore';
+import { useWallet, type WalletFailure } from '../wallet/walletStore';
 
 /** Basis points as a percentage: 1500 -> "15%", 20 -> "0.2%". */
 const percent = (bps: number): string => `${bps / 100}%`;
@@ -196,7 +197,7 @@ function LedgerSetup() {
       setAccounts(await invoke('ledger.addresses', { template, from: start, count: 5 }));
       setFrom(start);
     } catch (cause) {
-      setFailure(asFailure(cause));
+      setFailure(failureOf(cause));
     } finally {
       setListing(false);
     }
@@ -286,7 +287,7 @@ function BrowserWalletSetup() {
               if (settings.status !== 'ready') return;
               setFailure(null);
               connectInjected(settings.settings.chainId).then(chooseInjected, (cause: unknown) =>
-                setFailure(asFailure(cause)),
+                setFailure(failureOf(cause)),
               );
             }}
           >

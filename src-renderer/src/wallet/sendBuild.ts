@@ -7,7 +7,7 @@ import { reviewTransaction } from '../review/reviewTransaction';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from './appChannel';
 import { personalSignInjected, sendWithInjected, waitInjected } from './injectedWallet';
-import { activeAddress, asFailure, useWallet, type WalletFailure } from './walletStore';
+import { activeAddress, useWallet, type WalletFailure } from './walletStore';
 
 /** A transaction as the API builds it. */
 export interface UnsignedTxJson {

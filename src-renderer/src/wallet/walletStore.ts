@@ -2,7 +2,8 @@ import type { Address } from 'viem';
 import { create } from 'zustand';
 import type { AppInfo } from '../../../src-main/services/appChannel';
 import type { SignerStatus } from '../../../src-main/signer/signers';
-import { AppChannelRequestError, appChannelAvailable, invoke } from './appChannel';
+import { failureOf } from '../failureOf';
+import { appChannelAvailable, invoke } from './appChannel';
 
 export type { SignerStatus };
 
@@ -27,11 +28,6 @@ interface WalletStore {
   run(operation: Parameters<typeof invoke>[0], input?: object): Promise<boolean>;
 }
 
-export const asFailure = (cause: unknown): WalletFailure =>
-  cause instanceof AppChannelRequestError
-    ? { code: cause.code, message: cause.message, ...(cause.fix ? { fix: cause.fix } : {}) }
-    : { code: 'INTERNAL', message: cause instanceof Error ? cause.message : String(cause) };
-
 export const useWallet = create<WalletStore>()((set, get) => ({
   available: appChannelAvailable,
   info: null,
@@ -48,7 +44,7 @@ export const useWallet = create<WalletStore>()((set, get) => ({
       const [info, status] = await Promise.all([invoke<AppInfo>('app.info'), invoke<SignerStatus>('signer.status')]);
       set({ info, status });
     } catch (cause) {
-      set({ failure: asFailure(cause) });
+      set({ failure: failureOf(cause) });
     }
   },
   async run(operation, input = {}) {
@@ -58,7 +54,7 @@ export const useWallet = create<WalletStore>()((set, get) => ({
       set({ status, busy: false });
       return true;
     } catch (cause) {
-      set({ failure: asFailure(cause), busy: false });
+      set({ failure: failureOf(cause), busy: false });
       await get().refresh();
       return false;
     }
