@@ -73,6 +73,24 @@ export async function approveReview(page: Page): Promise<void> {
   await page.locator(`[data-testid="review"][data-review-id="${id}"]`).waitFor({ state: 'detached' });
 }
 
+/** Approves every review the action asks for (approval steps, then the trade) until its progress settles. */
+export async function approveUntilSettled(page: Page): Promise<string | null> {
+  const progress = page.getByTestId('progress');
+  for (let i = 0; i < 6; i++) {
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('review').count()) > 0 ||
+          ['done', 'failed', 'rejected'].includes((await progress.getAttribute('data-stage')) ?? ''),
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe(true);
+    if ((await page.getByTestId('review').count()) === 0) break;
+    await approveReview(page);
+  }
+  return progress.getAttribute('data-stage');
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });

@@ -6,7 +6,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { startTestService, type TestService } from '../support/startTestService';
-import { approveReview, importLocalKey, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+import {
+  approveReview,
+  approveUntilSettled,
+  importLocalKey,
+  launchChromium,
+  openApp,
+  screenshot,
+  webUiOptions,
+} from '../support/webUi';
 
 const ME = testAccounts()[9] as TestAccount;
 /** A wallet without code: as a pair it answers neither decimals() nor symbol(). */
@@ -294,7 +302,7 @@ describe('the launch wizard', () => {
 });
 
 describe('launching through the review screen', () => {
-  it('signs and sends the launch, then opens the new token page', async () => {
+  it('signs and sends the launch, opens the new token, finds it in the list, buys it and sells it', async () => {
     const { page } = await openApp(browser, service.origin, '/launch');
     const watch = watchConsole(page);
     try {
@@ -317,6 +325,29 @@ describe('launching through the review screen', () => {
           return [answer.status, answer.body.symbol];
         })
         .toEqual([200, 'RVCAT']);
+
+      // The new token is in the launches list; from there, buy it, then sell some back (Permit2 approvals first).
+      await testId(page, 'nav-launches').click();
+      const row = page.locator(`[data-testid="launch-row"][data-token="${token}"]`);
+      await row.waitFor({ timeout: 15_000 });
+      await row.locator('a').first().click();
+      await testId(page, 'trade-amount').fill('0.05');
+      await testId(page, 'quote').waitFor({ timeout: 15_000 });
+      await testId(page, 'trade-submit').click();
+      expect(await approveUntilSettled(page)).toBe('done');
+      const held = BigInt((await testId(page, 'balance-token').getAttribute('data-wei')) ?? '0');
+      expect(held).toBeGreaterThan(0n);
+      await testId(page, 'trade-side-sell').click();
+      await testId(page, 'trade-exact-in').click();
+      await testId(page, 'trade-amount').fill('1000');
+      await testId(page, 'quote').waitFor({ timeout: 15_000 });
+      await testId(page, 'trade-submit').click();
+      expect(await approveUntilSettled(page)).toBe('done');
+      await expect
+        .poll(async () => BigInt((await testId(page, 'balance-token').getAttribute('data-wei')) ?? '0'), {
+          timeout: 15_000,
+        })
+        .toBe(held - 1000n * 10n ** 18n);
       // The token page may ask before the indexer has the new block: that one refusal is part of the flow.
       watch.expect(400, `${service.url}/tokens/${token}`);
       expect(watch.unexpected()).toEqual([]);

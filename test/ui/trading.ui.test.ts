@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { launcher } from '../support/launcher';
 import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
-import { approveReview, importLocalKey, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+import {
+  approveUntilSettled,
+  importLocalKey,
+  launchChromium,
+  openApp,
+  screenshot,
+  webUiOptions,
+} from '../support/webUi';
 
 /** The signer the page trades with: a test account nothing else uses. */
 const TRADER = testAccounts()[8] as TestAccount;
@@ -52,24 +59,6 @@ const rowTokens = (page: Page) =>
 
 const dataWei = async (page: Page, testId: string) =>
   BigInt((await page.getByTestId(testId).getAttribute('data-wei')) ?? '-1');
-
-/** Approves every review the action asks for (approval steps, then the trade) until its progress settles. */
-async function approveUntilSettled(page: Page): Promise<string | null> {
-  const progress = page.getByTestId('progress');
-  for (let i = 0; i < 6; i++) {
-    await expect
-      .poll(
-        async () =>
-          (await page.getByTestId('review').count()) > 0 ||
-          ['done', 'failed', 'rejected'].includes((await progress.getAttribute('data-stage')) ?? ''),
-        { timeout: 30_000, interval: 100 },
-      )
-      .toBe(true);
-    if ((await page.getByTestId('review').count()) === 0) break;
-    await approveReview(page);
-  }
-  return progress.getAttribute('data-stage');
-}
 
 describe('launches list', () => {
   it('lists the launches newest first with their market caps, adds new ones live, and links to the token', async () => {
