@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { SavedAppSettings } from '../../../src-main/store/appSettingsFile';
 import type { Settings } from '../api/settings';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
@@ -186,6 +187,14 @@ function LocalKeySetup() {
 function LedgerSetup() {
   const { status, info, run, busy } = useWallet();
   const [template, setTemplate] = useState<'live' | 'legacy'>('live');
+  // The path saved in Settings is where the account list starts.
+  useEffect(() => {
+    if (!info?.settingsFile) return;
+    invoke<{ saved: SavedAppSettings | null }>('settings.get').then(
+      ({ saved }) => saved?.ledgerTemplate && setTemplate(saved.ledgerTemplate),
+      () => undefined,
+    );
+  }, [info?.settingsFile]);
   const [from, setFrom] = useState(0);
   const [accounts, setAccounts] = useState<{ path: string; address: string }[]>([]);
   const [failure, setFailure] = useState<WalletFailure | null>(null);
