@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Hex, recoverMessageAddress } from 'viem';
+import { encodeFunctionData, type Hex, parseAbi, recoverMessageAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
@@ -163,6 +163,23 @@ describe('the app channel over HTTP (headless web UI)', () => {
     const wbnbDeposit = { chainId: 31337, to: f.contracts.wbnb, data: '0xd0e30db0', value: '1' };
     const refused = await call('tx.send', { tx: wbnbDeposit, step: 'main', kind: 'transfer', title: 'wrap' });
     expect(refused.error?.code).toBe('UNKNOWN_CONTRACT');
+    // Permit2 serves every app on the chain: an approval there to anyone but our router is refused.
+    const permit2ToStranger = {
+      chainId: 31337,
+      to: f.contracts.permit2,
+      data: encodeFunctionData({
+        abi: parseAbi(['function approve(address token, address spender, uint160 amount, uint48 expiration)']),
+        args: [f.bnbToken.token, USER.address, 2n ** 160n - 1n, 2 ** 48 - 1],
+      }),
+      value: '0',
+    };
+    const stranger = await call('tx.send', {
+      tx: permit2ToStranger,
+      step: 'approve-router',
+      kind: 'approve',
+      title: 'x',
+    });
+    expect(stranger.error?.code).toBe('UNKNOWN_CONTRACT');
     const otherChain = { ...wbnbDeposit, chainId: 56, to: f.contracts.router };
     expect((await call('tx.send', { tx: otherChain, step: 'main', kind: 'buy', title: 'x' })).error?.code).toBe(
       'WRONG_CHAIN',

@@ -154,6 +154,14 @@ export class TransactionSender {
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       };
     } catch (cause) {
+      // A revert while estimating is the transaction's own fault (balance, allowance, price moved), not the RPC's.
+      if (/revert/i.test(messageOf(cause))) {
+        throw new WalletError(
+          'SEND_FAILED',
+          `It would fail on chain now: ${messageOf(cause)}`,
+          'Nothing was signed. Build it again; check the balance and the approvals.',
+        );
+      }
       throw new WalletError(
         'CHAIN_UNREACHABLE',
         `Could not prepare the transaction from the chain: ${messageOf(cause)}`,

@@ -1,7 +1,13 @@
 import { type Address, type Hex, isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type KeyCipher, WrongPassphraseError } from './localKey/keyCipher';
-import { deleteLocalKey, type LocalKeyRecord, readLocalKey, writeLocalKey } from './localKey/localKeyFile';
+import {
+  deleteLocalKey,
+  type LocalKeyRecord,
+  readLocalKey,
+  setAsideLocalKey,
+  writeLocalKey,
+} from './localKey/localKeyFile';
 import { createLocalKeySigner } from './localKey/localKeySigner';
 import type { SignableTransaction, Signer } from './signer';
 import { SignerError } from './signerError';
@@ -44,8 +50,16 @@ export class Signers {
     private readonly dataDir: string,
     private readonly cipher: KeyCipher,
     private readonly ledgerAccess?: LedgerAccess,
+    log: (line: string) => void = () => {},
   ) {
-    this.record = readLocalKey(dataDir);
+    try {
+      this.record = readLocalKey(dataDir);
+    } catch (cause) {
+      // A damaged key file must not keep the app (and the API for bots) from starting, nor be overwritten by the next
+      // import: it is moved aside, kept for whoever can repair it.
+      const aside = setAsideLocalKey(dataDir);
+      log(`local key: ${(cause as Error).message} It was moved to ${aside}; import the key again.`);
+    }
     // The keychain opens without the person: a desktop app's key is ready at start, as a passphrase one is not.
     if (this.record && !cipher.needsPassphrase) this.unlockLocalKey();
   }

@@ -42,6 +42,13 @@ export function writeLocalKey(dataDir: string, record: LocalKeyRecord): void {
   renameSync(`${path}.tmp`, path);
 }
 
+/** Moves an unreadable key file out of the way under a dated name; returns where it went. */
+export function setAsideLocalKey(dataDir: string): string {
+  const aside = join(dataDir, `${LOCAL_KEY_FILE}.unreadable-${Date.now()}`);
+  renameSync(join(dataDir, LOCAL_KEY_FILE), aside);
+  return aside;
+}
+
 export function deleteLocalKey(dataDir: string): void {
   rmSync(join(dataDir, LOCAL_KEY_FILE), { force: true });
 }
