@@ -49,30 +49,98 @@ export function formatTable(results: readonly BenchResult[]): string {
   return [render(header), rule, ...lines.map(render)].join('\n');
 }
 
-/** Writes the run as JSON (the folder is ignored by git: results belong to the machine that measured them). */
+function machine() {
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+  };
+}
+
+/** The first line of a crash, for a table cell; the JSON keeps the whole stack. */
+function crashLine(error: string): string {
+  return error.split('\n', 1)[0] ?? error;
+}
+
+/**
+ * Writes the run as JSON, for tools: every row with its target and whether it was met, and a crashed benchmark as a
+ * row named "crashed: ..." with a null value (met false) next to its full `error`. Only the Markdown report is
+ * committed; the JSON stays on the machine that measured it.
+ */
 export function writeResults(file: string, startedAt: Date, results: readonly BenchResult[]): void {
   mkdirSync(dirname(file), { recursive: true });
   const document = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    machine: {
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-    },
+    machine: machine(),
     results: results.map((result) => ({
       benchmark: result.benchmark,
       durationMs: Math.round(result.durationMs),
       ...(result.error !== undefined ? { error: result.error } : {}),
-      rows: result.rows.map((row) => ({
-        name: row.name,
-        value: row.value,
-        unit: row.unit,
-        target: row.target ?? null,
-        met: row.target ? meetsTarget(row.value, row.target) : null,
-      })),
+      rows: [
+        ...(result.error !== undefined
+          ? [{ name: `crashed: ${crashLine(result.error)}`, value: null, unit: '-', target: null, met: false }]
+          : []),
+        ...result.rows.map((row) => ({
+          name: row.name,
+          value: row.value,
+          unit: row.unit,
+          target: row.target ?? null,
+          met: row.target ? meetsTarget(row.value, row.target) : null,
+        })),
+      ],
     })),
   };
   writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+}
+
+/** A table cell: pipes and line breaks would end the cell or the row. */
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|').replaceAll(/\s*\n\s*/g, ' ');
+}
+
+/**
+ * The run as a Markdown report (bench/results/latest.md, linked from the README): when, on what, and every row of
+ * every benchmark with its target and whether it was met; a crashed benchmark is a row that says so.
+ */
+export function formatMarkdown(startedAt: Date, results: readonly BenchResult[], filters: readonly string[]): string {
+  const m = machine();
+  const missed = results.flatMap((r) => r.rows.filter((row) => row.target && !meetsTarget(row.value, row.target)));
+  const crashed = results.filter((r) => r.error !== undefined);
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench${filters.length > 0 ? ` -- ${filters.join(' ')}` : ''}\` (bench/run.ts); do not edit by hand.`,
+    '',
+    `- Date: ${startedAt.toISOString()}`,
+    `- Machine: ${m.cpus} cores (${m.cpuModel}), ${m.platform}`,
+    `- Node: ${m.node}`,
+    `- Benchmarks: ${filters.length > 0 ? `only ${results.map((r) => r.benchmark).join(', ')}` : 'all'}`,
+    `- Targets missed: ${missed.length}; benchmarks crashed: ${crashed.length}`,
+    '',
+    '| benchmark | figure | value | unit | target | met |',
+    '|---|---|--:|---|--:|---|',
+  ];
+  for (const result of results) {
+    if (result.error !== undefined) {
+      lines.push(`| ${result.benchmark} | **crashed**: ${cell(crashLine(result.error))} | - | - | - | NO |`);
+    }
+    for (const row of result.rows) {
+      lines.push(
+        `| ${result.benchmark} | ${cell(row.name)} | ${formatValue(row.value)} | ${cell(row.unit)} | ${cell(formatTarget(row.target))} | ${metText(row)} |`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function writeMarkdown(
+  file: string,
+  startedAt: Date,
+  results: readonly BenchResult[],
+  filters: readonly string[],
+): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, formatMarkdown(startedAt, results, filters));
 }

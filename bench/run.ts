@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- ID...]`: runs the benchmarks (all, or those whose id contains one of the arguments), prints a
- * table and writes bench/results/latest.json. A missed target is printed, not a failure: the exit code is non-zero
- * only when a benchmark could not run.
+ * table and writes bench/results/latest.json and the Markdown report bench/results/latest.md (committed; the README
+ * links to it). A missed target is printed, not a failure: the exit code is non-zero only when a benchmark could not
+ * run.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -10,7 +11,8 @@ import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
 import { indexerBench } from './indexerBench';
 import { launchBench } from './launchBench';
-import { type BenchResult, formatTable, writeResults } from './report';
+import { loadMix } from './loadMix';
+import { type BenchResult, formatTable, writeMarkdown, writeResults } from './report';
 import { serveColdStart } from './serveColdStart';
 import { settingsThroughput } from './settingsThroughput';
 import { tradingBench } from './tradingBench';
@@ -19,6 +21,7 @@ import { tradingBench } from './tradingBench';
 const BENCHMARKS: readonly Benchmark[] = [
   serveColdStart,
   devnetStart,
+  loadMix,
   settingsThroughput,
   contractGas,
   tradingBench,
@@ -27,12 +30,23 @@ const BENCHMARKS: readonly Benchmark[] = [
 ];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');
+const REPORT_FILE = join(import.meta.dirname, 'results', 'latest.md');
 
 const filters = process.argv.slice(2);
 const selected = BENCHMARKS.filter((b) => filters.length === 0 || filters.some((f) => b.id.includes(f)));
 if (selected.length === 0) {
   process.stderr.write(`no benchmark matches ${filters.join(' ')}; ids: ${BENCHMARKS.map((b) => b.id).join(', ')}\n`);
   process.exit(2);
+}
+
+/** The stack with its chain of causes: a wrapped chain or RPC failure names its real reason only in a cause. */
+function describeCrash(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 5; depth++) {
+    parts.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return parts.join('\ncaused by: ');
 }
 
 const startedAt = new Date();
@@ -44,7 +58,7 @@ for (const benchmark of selected) {
     const rows = await benchmark.run();
     results.push({ benchmark: benchmark.id, rows, durationMs: performance.now() - started });
   } catch (error) {
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const message = describeCrash(error);
     process.stderr.write(`${benchmark.id} crashed: ${message}\n`);
     results.push({ benchmark: benchmark.id, rows: [], error: message, durationMs: performance.now() - started });
   }
@@ -52,6 +66,7 @@ for (const benchmark of selected) {
 
 process.stdout.write(`${formatTable(results)}\n`);
 writeResults(RESULTS_FILE, startedAt, results);
-process.stderr.write(`wrote ${RESULTS_FILE}\n`);
+writeMarkdown(REPORT_FILE, startedAt, results, filters);
+process.stderr.write(`wrote ${RESULTS_FILE} and ${REPORT_FILE}\n`);
 // Explicit exit: the in-process devnets have no close(), and whatever they hold must not keep the run alive.
 process.exit(results.some((r) => r.error !== undefined) ? 1 : 0);
