@@ -39,6 +39,8 @@ const DEAD = '0x000000000000000000000000000000000000dEaD';
 const DEFAULT_FIRST_BUY_SLIPPAGE_PCT = 5;
 const DETAIL_FIELDS = ['description', 'website', 'x', 'telegram'] as const;
 
+const MAX_INT256 = 2n ** 255n - 1n;
+
 function invalid(field: string, message: string): ApiError {
   return new ApiError('INVALID_LAUNCH', message, { field });
 }
@@ -107,6 +109,10 @@ export class LaunchService {
       body.firstBuy === undefined || body.firstBuy === null
         ? 0n
         : parseDecimalAmount(body.firstBuy, pair.decimals, 'firstBuy');
+    if (firstBuy > MAX_INT256) {
+      // The swap math takes the amount as a signed 256-bit number; no balance comes near this anyway.
+      throw invalid('firstBuy', 'firstBuy is too large to encode in a swap (above 2^255 wei)');
+    }
     const split = readSplit(body.firstBuyTo, firstBuy);
     const metadata = await this.readMetadata(body, name, symbol);
 
@@ -120,7 +126,15 @@ export class LaunchService {
       throw invalid('marketCapPair', 'the market cap is beyond the prices a pool can hold for this supply');
     }
     const ranges = shapeTicks(shape, opening.tick, tokenIs0, spacing);
-    const layout = layOut(supplyWei, ranges, opening, tokenIs0, feeTier, spacing);
+    let layout: ReturnType<typeof layOut>;
+    try {
+      layout = layOut(supplyWei, ranges, opening, tokenIs0, feeTier, spacing);
+    } catch (error) {
+      // A cap so high that a range's liquidity overflows a pool position: the caller's numbers, not our fault.
+      if (!(error instanceof RangeError)) throw error;
+      const field = body.marketCapUsd !== undefined ? 'marketCapUsd' : 'marketCapPair';
+      throw invalid(field, `the supply cannot be laid out at this market cap: ${error.message}`);
+    }
     let minTokens = 0n;
     let expectedTokens = 0n;
     if (firstBuy > 0n) {
