@@ -3,12 +3,13 @@ import { ApiError } from '../../core/errors';
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** The host name of a Host header, without its port ("[::1]:8787" -> "[::1]"). */
-function hostName(host: string): string {
-  const trimmed = host.trim().toLowerCase();
-  if (trimmed.startsWith('[')) return trimmed.slice(0, trimmed.indexOf(']') + 1);
-  const colon = trimmed.lastIndexOf(':');
-  return colon === -1 ? trimmed : trimmed.slice(0, colon);
+/**
+ * The host name of a Host header without its port ("[::1]:8787" -> "[::1]"), or undefined when the header is not a
+ * host with an optional numeric port ("[::1].evil.com" and "127.0.0.1:80.evil.com" are not).
+ */
+function hostName(host: string): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(host.trim().toLowerCase());
+  return match?.[1];
 }
 
 /**
@@ -18,7 +19,7 @@ function hostName(host: string): string {
 export function hostCheck(): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header('host') ?? '';
-    if (!LOOPBACK_NAMES.has(hostName(host))) {
+    if (!LOOPBACK_NAMES.has(hostName(host) ?? '')) {
       throw new ApiError(
         'ORIGIN_NOT_ALLOWED',
         `Host "${host}" is not a loopback name; this server answers only on 127.0.0.1`,
