@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,12 +7,12 @@ import autocannon, { type Options } from 'autocannon';
 import { SERVE_BUNDLE } from '../scripts/buildServe';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import type { Benchmark, Row, Target } from './benchmark';
+import { stopChild } from './stopChild';
 import { withTempDir } from './tempDir';
 
 const ROOT = join(import.meta.dirname, '..');
 const READY_TIMEOUT_MS = 60_000;
 const SEED_TIMEOUT_MS = 60_000;
-const EXIT_TIMEOUT_MS = 10_000;
 /** Seconds of the same mix before measuring, so JIT warm-up and first-use caches are not counted as growth. */
 const WARMUP_S = 3;
 const DURATION_S = 15;
@@ -326,16 +326,5 @@ async function startServer(dataDir: string, limits: boolean): Promise<RunningSer
   } catch (error) {
     await stop();
     throw error;
-  }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
-  try {
-    await exited;
-  } finally {
-    clearTimeout(timer);
   }
 }

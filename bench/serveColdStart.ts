@@ -1,17 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SERVE_BUNDLE } from '../scripts/buildServe';
 import type { Benchmark } from './benchmark';
 import { max, median } from './stats';
+import { stopChild } from './stopChild';
 import { withTempDir } from './tempDir';
 
 const ROOT = join(import.meta.dirname, '..');
 const RUNS = 5;
 /** A start slower than this is treated as hung, not as a slow figure. */
 const READY_TIMEOUT_MS = 60_000;
-const EXIT_TIMEOUT_MS = 10_000;
 const READY_LINE = /^ready (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)$/;
 
 /**
@@ -75,19 +75,8 @@ async function startOnce(dataDir: string): Promise<number> {
     if (answer.status !== 200) throw new Error(`GET ${url}/settings answered ${answer.status}`);
     return elapsed;
   } finally {
-    await stop(child, exited);
+    await stopChild(child, exited);
   }
 }
 
 type Exit = [code: number | null, signal: NodeJS.Signals | null];
-
-async function stop(child: ChildProcess, exited: Promise<Exit>): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
-  try {
-    await exited;
-  } finally {
-    clearTimeout(timer);
-  }
-}

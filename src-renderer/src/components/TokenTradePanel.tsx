@@ -43,14 +43,14 @@ function Toggle<T extends string>({
   label: string;
 }) {
   return (
-    <fieldset className="tk-toggle">
+    <fieldset className="segmented">
       <legend className="tk-visually-hidden">{label}</legend>
       {options.map((option) => (
         <button
           key={option.value}
           type="button"
           aria-pressed={option.value === value}
-          className={option.value === value ? 'tk-toggle-on' : undefined}
+          className={option.value === value ? 'segmented-on' : undefined}
           data-testid={`${testId}-${option.value}`}
           onClick={() => onChange(option.value)}
         >

@@ -85,14 +85,14 @@ export function MarketFields({
           inputMode="decimal"
           placeholder="0.0"
           after={
-            <fieldset className="launch-toggle">
+            <fieldset className="segmented launch-toggle">
               <legend className="launch-visually-hidden">Market cap unit</legend>
               {units.map((unit) => (
                 <button
                   key={unit.value}
                   type="button"
                   aria-pressed={draft.capUnit === unit.value}
-                  className={draft.capUnit === unit.value ? 'launch-toggle-on' : undefined}
+                  className={draft.capUnit === unit.value ? 'segmented-on' : undefined}
                   onClick={() => edit({ capUnit: unit.value })}
                   data-testid={`launch-cap-unit-${unit.value}`}
                 >

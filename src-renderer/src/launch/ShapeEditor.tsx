@@ -98,14 +98,14 @@ export function ShapeEditor({ problems }: { problems: Record<string, LaunchProbl
   return (
     <fieldset className="launch-section" data-testid="launch-shape" data-mode={mode}>
       <legend>Liquidity shape</legend>
-      <fieldset className="launch-toggle">
+      <fieldset className="segmented launch-toggle">
         <legend className="launch-visually-hidden">Shape</legend>
         {MODES.map((option) => (
           <button
             key={option.value}
             type="button"
             aria-pressed={option.value === mode}
-            className={option.value === mode ? 'launch-toggle-on' : undefined}
+            className={option.value === mode ? 'segmented-on' : undefined}
             onClick={() => pick(option.value)}
             data-testid={`launch-shape-${option.value}`}
           >
