@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Address, createPublicClient, custom, http, type PublicClient, webSocket } from 'viem';
 import type { DevnetJournal } from '../store/devnetJournal';
 import { type Devnet, startDevnet } from './devnet/startDevnet';
-import { NETWORKS, type NetworkName } from './networks';
+import { type ExchangeAddresses, NETWORKS, type NetworkName } from './networks';
 
 /** Every contract the service reads or builds for, on the connected network. */
 export interface ServiceAddresses {
@@ -29,6 +29,11 @@ interface DeploymentRecord {
   router?: Address;
   referrals?: Address;
   fromBlock?: number;
+  /**
+   * The exchange's addresses where they differ from the published PancakeSwap ones: a private chain or a fork that
+   * deployed its own (tests point a testnet-shaped run at a devnet through this).
+   */
+  exchange?: Partial<ExchangeAddresses>;
 }
 
 export interface ChainContext {
@@ -131,6 +136,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     client,
     addresses: {
       ...config.exchange,
+      ...ours.exchange,
       config: ours.config,
       ...(ours.factory ? { factory: ours.factory } : {}),
       ...(ours.router ? { router: ours.router } : {}),

@@ -1,0 +1,110 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { faultyRpc } from './support/faultyRpc';
+import { startTestService, type TestService } from './support/startTestService';
+import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
+
+/*
+ * A service that reads its chain over an RPC URL (as on testnet and mainnet), pointed at a devnet through a proxy that
+ * fails on command. The devnet's contracts stand in for the published exchange through the deployment record.
+ */
+let f: TradingFixture;
+let rpc: Awaited<ReturnType<typeof faultyRpc>>;
+let deployments: string;
+const started: TestService[] = [];
+const WALLET = testAccounts()[13]?.address as string;
+
+beforeAll(async () => {
+  f = await startTradingFixture();
+  rpc = await faultyRpc(`${f.service.origin}/rpc`);
+  const a = f.service.chain.addresses;
+  deployments = mkdtempSync(join(tmpdir(), 'companion-faults-'));
+  const { config, factory, router, referrals, ...exchange } = a;
+  writeFileSync(
+    join(deployments, 'testnet.json'),
+    JSON.stringify({ config, factory, router, referrals, fromBlock: 0, exchange }),
+  );
+});
+afterAll(async () => {
+  for (const service of started) await service.dispose();
+  await rpc?.close();
+  await f?.service.dispose();
+});
+
+async function serviceOverRpc(): Promise<TestService> {
+  const service = await startTestService(undefined, {
+    network: 'testnet',
+    rpcUrl: rpc.url,
+    deploymentsDir: deployments,
+    rateLimits: false,
+    confirmations: 0,
+  });
+  started.push(service);
+  return service;
+}
+
+const buy = (service: TestService) =>
+  fetch(`${service.url}/build/buy`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet: WALLET, token: f.bnbToken.token, amount: '0.1' }),
+  });
+const quote = (service: TestService) => fetch(`${service.url}/quote?token=${f.bnbToken.token}&side=buy&amount=0.1`);
+const codeOf = async (answer: Response) => ((await answer.json()) as { error?: { code: string } }).error?.code;
+
+describe('an RPC that fails during builds and quotes', () => {
+  it('answers CHAIN_UNREACHABLE while the RPC is down or answers garbage, and recovers on its own when it is back', async () => {
+    rpc.set('ok');
+    const service = await serviceOverRpc();
+    expect((await buy(service)).status).toBe(200);
+    expect((await quote(service)).status).toBe(200);
+
+    for (const fault of ['down', 'garbage'] as const) {
+      rpc.set(fault);
+      const built = await buy(service);
+      expect([built.status, await codeOf(built)], fault).toEqual([503, 'CHAIN_UNREACHABLE']);
+      // A quote may still come from the pool state already held; if it needs the chain, it says so the same way.
+      const quoted = await quote(service);
+      if (quoted.status !== 200)
+        expect([quoted.status, await codeOf(quoted)], fault).toEqual([503, 'CHAIN_UNREACHABLE']);
+      rpc.set('ok');
+      await vi.waitFor(async () => expect((await buy(service)).status).toBe(200), { timeout: 15_000, interval: 250 });
+      expect((await quote(service)).status).toBe(200);
+    }
+  });
+});
+
+describe('an RPC that flaps during the indexer backfill', () => {
+  it('indexes every launch of the chain, each once, while the RPC fails every other request, then catches up', async () => {
+    rpc.set('flap');
+    const service = await serviceOverRpc();
+    const expected = (
+      (await (await fetch(`${f.service.url}/launches?limit=200`)).json()) as { launches: { token: string }[] }
+    ).launches
+      .map((l) => l.token)
+      .sort();
+    await vi.waitFor(
+      async () => {
+        const listed = (await (await fetch(`${service.url}/launches?limit=200`)).json()) as {
+          launches: { token: string }[];
+        };
+        expect(listed.launches.map((l) => l.token).sort()).toEqual(expected);
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    // Once the RPC is steady again, it catches up with the head.
+    rpc.set('ok');
+    const head = Number(await f.client.getBlockNumber());
+    await vi.waitFor(
+      async () => {
+        const status = (await (await fetch(`${service.url}/status`)).json()) as { indexer: { indexedBlock: number } };
+        // Over HTTP the head is polled: the indexer may trail the block just made by the one it has not seen yet.
+        expect(status.indexer.indexedBlock).toBeGreaterThanOrEqual(head - 1);
+      },
+      { timeout: 30_000, interval: 500 },
+    );
+  });
+});
