@@ -69,6 +69,8 @@ export interface ServiceOptions {
    * this token. The desktop app uses IPC instead and leaves it out.
    */
   appToken?: string;
+  /** How long one RPC request may take before it counts as failed (viem's 10 s by default); tests shorten it. */
+  rpcTimeoutMs?: number;
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
   /** How the local key is sealed (a passphrase keystore by default; the OS keychain in the desktop app). */
@@ -196,6 +198,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       journal: new DevnetJournal(db),
       log,
       ...(options.now ? { now: options.now } : {}),
+      ...(options.rpcTimeoutMs ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
     });
     const services = composeServices(chain, db, { ...options, log });
     const { indexer: startedIndexer, media, launches, builds, tokens, images, weeks } = services;

@@ -34,13 +34,14 @@ afterAll(async () => {
   await f?.service.dispose();
 });
 
-async function serviceOverRpc(): Promise<TestService> {
+async function serviceOverRpc(options: { rpcTimeoutMs?: number } = {}): Promise<TestService> {
   const service = await startTestService(undefined, {
     network: 'testnet',
     rpcUrl: rpc.url,
     deploymentsDir: deployments,
     rateLimits: false,
     confirmations: 0,
+    ...options,
   });
   started.push(service);
   return service;
@@ -56,13 +57,14 @@ const quote = (service: TestService) => fetch(`${service.url}/quote?token=${f.bn
 const codeOf = async (answer: Response) => ((await answer.json()) as { error?: { code: string } }).error?.code;
 
 describe('an RPC that fails during builds and quotes', () => {
-  it('answers CHAIN_UNREACHABLE while the RPC is down or answers garbage, and recovers on its own when it is back', async () => {
+  it('answers CHAIN_UNREACHABLE while the RPC is down, slow or answers garbage, and recovers on its own when it is back', async () => {
     rpc.set('ok');
-    const service = await serviceOverRpc();
+    // A timeout shorter than the proxy's slow answers, so a slow RPC is a failed request within the test's time.
+    const service = await serviceOverRpc({ rpcTimeoutMs: 1000 });
     expect((await buy(service)).status).toBe(200);
     expect((await quote(service)).status).toBe(200);
 
-    for (const fault of ['down', 'garbage'] as const) {
+    for (const fault of ['down', 'garbage', 'slow'] as const) {
       rpc.set(fault);
       const built = await buy(service);
       expect([built.status, await codeOf(built)], fault).toEqual([503, 'CHAIN_UNREACHABLE']);

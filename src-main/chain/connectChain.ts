@@ -64,6 +64,8 @@ export interface ConnectOptions {
   log?: (line: string) => void;
   /** Wall clock in Unix ms for the devnet's block times; tests move it. */
   now?: () => number;
+  /** How long one RPC request may take before it counts as failed (viem's 10 s by default). */
+  rpcTimeoutMs?: number;
 }
 
 /** Connects to the configured chain: starts the embedded devnet, or reads a BSC network over its RPC URL. */
@@ -116,11 +118,12 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
   // A ws:// or wss:// URL subscribes to new heads (eth_subscribe); over HTTP new blocks are polled, and requests made
   // together go in one JSON-RPC batch (the indexer asks for many block headers at once).
   const subscribes = /^wss?:\/\//i.test(options.rpcUrl);
+  const timeout = options.rpcTimeoutMs ? { timeout: options.rpcTimeoutMs } : {};
   const client = createPublicClient({
     chain: config.chain,
     transport: subscribes
-      ? webSocket(options.rpcUrl, { retryCount: 1 })
-      : http(options.rpcUrl, { retryCount: 1, batch: { batchSize: 50, wait: 0 } }),
+      ? webSocket(options.rpcUrl, { retryCount: 1, ...timeout })
+      : http(options.rpcUrl, { retryCount: 1, batch: { batchSize: 50, wait: 0 }, ...timeout }),
   }) as PublicClient;
   const listeners = new Set<(blockNumber: bigint) => void>();
   const unwatch = client.watchBlockNumber({

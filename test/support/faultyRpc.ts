@@ -2,11 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** How the proxy treats the next requests. */
-export type RpcFault = 'ok' | 'down' | 'garbage' | 'flap';
+export type RpcFault = 'ok' | 'down' | 'garbage' | 'flap' | 'slow';
+
+/** How long a `slow` answer is held back: longer than the test services' RPC timeout. */
+export const SLOW_MS = 3000;
 
 /**
  * A JSON-RPC proxy in front of a real node (a devnet's /rpc) that can fail on command: `down` drops the connection,
- * `garbage` answers 200 with text that is not JSON-RPC, `flap` fails every other request. Counts what it forwarded.
+ * `garbage` answers 200 with text that is not JSON-RPC, `flap` fails every other request, `slow` answers only after
+ * SLOW_MS. Counts what it forwarded.
  */
 export async function faultyRpc(target: string) {
   let fault: RpcFault = 'ok';
@@ -25,6 +29,7 @@ export async function faultyRpc(target: string) {
       response.writeHead(200, { 'content-type': 'application/json' }).end('<html>502 Bad Gateway</html>');
       return;
     }
+    if (fault === 'slow') await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
     forwarded += 1;
     const answer = await fetch(target, {
       method: 'POST',
