@@ -1,5 +1,6 @@
 import { sqrt } from '../math/sqrt';
 import { getSqrtRatioAtTick, getTickAtSqrtRatio, MAX_TICK, MIN_TICK } from '../math/tickMath';
+import { pairValueOf } from '../swap/pairValueOf';
 
 export interface OpeningInput {
   /** The asked market cap in the pair currency, in its wei. */
@@ -45,9 +46,7 @@ export function openingTick({ capPairWei, supplyWei, tokenIs0, tickSpacing }: Op
   }
   if (tick <= bottom || tick >= top) throw new RangeError('the market cap is beyond the prices a pool can hold');
   const sqrtPriceX96 = getSqrtRatioAtTick(tick);
-  const priceX192 = sqrtPriceX96 * sqrtPriceX96;
-  const capAtTick = tokenIs0 ? (priceX192 * supplyWei) >> 192n : (supplyWei << 192n) / priceX192;
-  return { tick, sqrtPriceX96, capPairWei: capAtTick };
+  return { tick, sqrtPriceX96, capPairWei: pairValueOf(supplyWei, sqrtPriceX96, tokenIs0) };
 }
 
 function clampTick(sqrtPrice: bigint): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getSqrtRatioAtTick } from '../core/math/tickMath';
-import { pairValueOf } from './tokenMarket';
+import { getSqrtRatioAtTick } from '../math/tickMath';
+import { pairValueOf } from './pairValueOf';
 
 const ONE = 10n ** 18n;
 const Q96 = 2n ** 96n;
