@@ -28,7 +28,13 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     options.keyCipher ?? passphraseCipher(),
     options.ledger ?? ledgerAccess(),
   );
-  const sender = new TransactionSender(chain, signers, activity, knownContractsGuard(chain.addresses), options.log);
+  const sender = new TransactionSender(
+    chain,
+    signers,
+    activity,
+    knownContractsGuard(chain.chainId, chain.addresses),
+    options.log,
+  );
   sender.resume();
   return createAppChannel({
     info: {
