@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
 import type { BuildAnswer } from '../wallet/sendBuild';
 import { apiBase } from './apiBase';
-import { CSRF_HEADER } from './csrfHeader';
 import { getJson } from './getJson';
 import { postJson } from './postJson';
 
@@ -122,13 +121,9 @@ export function fetchQuote(ask: TradeAsk): Promise<TradeQuote> {
 
 /**
  * Builds the trade for `wallet`; `referrer` is sent only when a referral link named one (left out, an API key's
- * wallet could be offered instead). The CSRF header lets it through when the browser is signed in.
+ * wallet could be offered instead).
  */
 export function buildTrade(wallet: Address, ask: TradeAsk, referrer: Address | null): Promise<TradeBuild> {
   const { side, ...body } = ask;
-  return postJson(
-    `${apiBase}/build/${side}`,
-    { wallet, ...body, ...(referrer ? { referrer } : {}) },
-    { ...CSRF_HEADER },
-  );
+  return postJson(`${apiBase}/build/${side}`, { wallet, ...body, ...(referrer ? { referrer } : {}) });
 }

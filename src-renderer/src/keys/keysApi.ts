@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
 import type { CreatedKey, KeyEntry } from '../../../src-main/services/apiKeys';
 import { apiBase } from '../api/apiBase';
-import { CSRF_HEADER } from '../api/csrfHeader';
 import { getJson } from '../api/getJson';
 import { deleteJson, postJson } from '../api/postJson';
 import type { SignedChallenge } from './signChallenge';
@@ -21,9 +20,9 @@ export function listKeys(wallet: Address): Promise<{ wallet: Address; keys: KeyE
 
 /** Creates a key for the wallet that signed the challenge; the answer holds the whole key, this once. */
 export function createKey(signed: SignedChallenge, label: string): Promise<CreatedKey> {
-  return postJson(`${apiBase}/keys`, { ...signed, label }, CSRF_HEADER);
+  return postJson(`${apiBase}/keys`, { ...signed, label });
 }
 
 export function revokeKey(id: string): Promise<{ key: KeyEntry }> {
-  return deleteJson(`${apiBase}/keys/${encodeURIComponent(id)}`, CSRF_HEADER);
+  return deleteJson(`${apiBase}/keys/${encodeURIComponent(id)}`);
 }

@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
 import { apiBase } from '../api/apiBase';
-import { CSRF_HEADER } from '../api/csrfHeader';
-import { requestJson } from '../api/getJson';
+import { deleteJson, postJson } from '../api/postJson';
 import { signChallenge } from './signChallenge';
 
 /** Browser sign-in lives beside the v1 API, at /api/auth. */
@@ -25,14 +24,9 @@ export async function signIn(wallet: Address): Promise<SessionJson | null> {
     title: 'Sign in to manage your API keys',
   });
   if (!signed) return null;
-  return requestJson<SessionJson>(`${authBase}/session`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    body: JSON.stringify(signed),
-    headers: { 'content-type': 'application/json', ...CSRF_HEADER },
-  });
+  return postJson<SessionJson>(`${authBase}/session`, signed);
 }
 
 export function signOut(): Promise<{ signedOut: true }> {
-  return requestJson(`${authBase}/session`, { method: 'DELETE', credentials: 'same-origin', headers: CSRF_HEADER });
+  return deleteJson(`${authBase}/session`);
 }

@@ -1,6 +1,5 @@
 import type { Address } from 'viem';
 import { apiBase } from '../api/apiBase';
-import { CSRF_HEADER } from '../api/csrfHeader';
 import { postJson } from '../api/postJson';
 import type { BuildAnswer } from '../wallet/sendBuild';
 
@@ -33,5 +32,5 @@ export interface LaunchBuildAnswer extends BuildAnswer {
 
 /** Builds the launch for `wallet` (POST /build/launch); a refusal is thrown as an ApiRequestError with its field. */
 export function buildLaunch(wallet: Address, body: Record<string, unknown>): Promise<LaunchBuildAnswer> {
-  return postJson(`${apiBase}/build/launch`, { ...body, wallet }, { ...CSRF_HEADER });
+  return postJson(`${apiBase}/build/launch`, { ...body, wallet });
 }

@@ -2,7 +2,6 @@ import type { Address } from 'viem';
 import type { LifetimeWeeks } from '../../../src-main/services/lifetimeWeeks';
 import type { ReferralRecords } from '../../../src-main/services/referralRecords';
 import { apiBase } from '../api/apiBase';
-import { CSRF_HEADER } from '../api/csrfHeader';
 import { getJson } from '../api/getJson';
 import { postJson } from '../api/postJson';
 import type { SignedChallenge } from '../keys/signChallenge';
@@ -24,7 +23,7 @@ export const referralChallengeUrl = (wallet: Address): string =>
   `${apiBase}/referrals/challenge?address=${enc(wallet)}`;
 
 export function registerReferrer(signed: SignedChallenge): Promise<{ address: Address; registered: true }> {
-  return postJson(`${apiBase}/referrals/register`, signed, CSRF_HEADER);
+  return postJson(`${apiBase}/referrals/register`, signed);
 }
 
 /** A link to one page of the app carrying the referrer; INVALID_PATH for a path that is not a page of the app. */
@@ -34,10 +33,6 @@ export function fetchReferralLink(address: Address, path: string): Promise<{ lin
 
 /** One claim of every claimable week of the wallet's own lifetime share. */
 export async function buildClaim(wallet: Address): Promise<ClaimBuild> {
-  const build = await postJson<Awaited<ReturnType<LifetimeWeeks['buildClaim']>>>(
-    `${apiBase}/build/claim`,
-    { wallet },
-    CSRF_HEADER,
-  );
+  const build = await postJson<Awaited<ReturnType<LifetimeWeeks['buildClaim']>>>(`${apiBase}/build/claim`, { wallet });
   return { ...build, requires: [] };
 }

@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
 import type { Intent } from '../../../src-main/services/intents';
 import { apiBase } from '../api/apiBase';
-import { CSRF_HEADER } from '../api/csrfHeader';
 import { getJson } from '../api/getJson';
 import { postJson } from '../api/postJson';
 
@@ -16,14 +15,14 @@ export async function listIntents(wallet: Address): Promise<Intent[]> {
 
 /** Builds the request exactly as its build endpoint would; the answer's `build` is what goes to review. */
 export function buildIntent(id: string): Promise<Intent> {
-  return postJson(`${apiBase}/intents/${enc(id)}/build`, {}, CSRF_HEADER);
+  return postJson(`${apiBase}/intents/${enc(id)}/build`, {});
 }
 
 export function rejectIntent(id: string): Promise<Intent> {
-  return postJson(`${apiBase}/intents/${enc(id)}/reject`, { reason: 'turned down in the app' }, CSRF_HEADER);
+  return postJson(`${apiBase}/intents/${enc(id)}/reject`, { reason: 'turned down in the app' });
 }
 
 /** Tells the bot's side which transaction fulfilled the request; the service checks it on chain. */
 export function reportIntentSent(id: string, hash: string): Promise<Intent> {
-  return postJson(`${apiBase}/intents/${enc(id)}/sent`, { hash }, CSRF_HEADER);
+  return postJson(`${apiBase}/intents/${enc(id)}/sent`, { hash });
 }
