@@ -194,15 +194,20 @@ export class Indexer {
     };
   }
 
-  /** One catch-up; after a failure, a retry with growing pauses (and no more passes until then). */
+  /**
+   * One catch-up; after a failure, a retry with growing pauses (and no more passes until then). The pauses grow only
+   * while passes store nothing: an RPC that fails now and then but lets each pass move the cursor is retried soon,
+   * else a flapping RPC would leave the index minutes behind a head it can read.
+   */
   private async pass(): Promise<boolean> {
+    const before = this.cursor.block;
     try {
       await this.catchUp();
       this.failures = 0;
       return true;
     } catch (error) {
       if (this.run.isStopped) return false;
-      this.failures++;
+      this.failures = this.cursor.block > before ? 1 : this.failures + 1;
       const message = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
       this.lastError = { message, at: new Date().toISOString() };
       this.state = 'retrying';
@@ -387,9 +392,11 @@ export class Indexer {
           },
         ],
       },
-      // No transport retries: a refused range is answered by a smaller one at once, anything else by the indexer's
-      // own retry with backoff.
-      { retryCount: 0 },
+      // One transport retry (viem retries dropped connections, 5xx and rate limits, not JSON-RPC refusals): a range
+      // the RPC refuses is answered by a smaller one, but a connection that dropped once says nothing about the range,
+      // and halving for it would shrink the range to one block on an RPC that flaps. Anything still failing is left
+      // to the indexer's own retry with backoff.
+      { retryCount: 1 },
     )) as RawLog[];
   }
 
