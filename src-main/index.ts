@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, safeStorage } from 'electron';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
 import { serveAppChannelIpc } from './ipc/appChannelIpc';
+import { rpcTimeoutMsOf } from './serveOptions';
 import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
 import { readAppSettings } from './store/appSettingsFile';
@@ -21,6 +22,7 @@ function readOptions(): ServiceOptions {
     throw new Error(`PORT must be an integer from 0 to 65535; got "${process.env.PORT}".`);
   }
   const rpcUrl = process.env.RPC_URL || saved.rpcUrl || undefined;
+  const rpcTimeoutMs = rpcTimeoutMsOf(process.env.RPC_TIMEOUT);
   return {
     port,
     // One folder per network, as in headless mode, so devnet and testnet data never share a database.
@@ -29,6 +31,7 @@ function readOptions(): ServiceOptions {
     webRoot: join(app.getAppPath(), 'out/renderer'),
     network,
     ...(rpcUrl ? { rpcUrl } : {}),
+    ...(rpcTimeoutMs !== undefined ? { rpcTimeoutMs } : {}),
     ...(saved.rateLimits === false ? { rateLimits: false as const } : {}),
     settingsFile,
     // The local key is sealed by the OS keychain in the desktop app: no passphrase to type at each start.

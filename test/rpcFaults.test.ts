@@ -80,6 +80,85 @@ describe('an RPC that fails during builds and quotes', () => {
   });
 });
 
+describe('an RPC that fails during a quote that needs the chain', () => {
+  /** A service over the proxy that has indexed the chain but read nothing of the USDT token's pool yet. */
+  async function serviceThatHasNotQuoted(): Promise<TestService> {
+    rpc.set('ok');
+    const service = await serviceOverRpc({ rpcTimeoutMs: 1000 });
+    const head = Number(await f.client.getBlockNumber());
+    await vi.waitFor(
+      async () => {
+        const status = (await (await fetch(`${service.url}/status`)).json()) as { indexer: { indexedBlock: number } };
+        expect(status.indexer.indexedBlock).toBeGreaterThanOrEqual(head - 1);
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    return service;
+  }
+  const quoteOf = (service: TestService, token: string) =>
+    fetch(`${service.url}/quote?token=${token}&side=sell&amount=1000`);
+  // An address the factory never launched: only the chain can say so.
+  const NOT_LAUNCHED = '0x00000000000000000000000000000000000a11ce';
+
+  it.each(['down', 'garbage', 'slow'] as const)(
+    'answers CHAIN_UNREACHABLE (%s), never a wrong token or a made-up price, and the true quote once the RPC is back',
+    async (fault) => {
+      const service = await serviceThatHasNotQuoted();
+      rpc.set(fault);
+      for (const path of [
+        `/quote?token=${f.usdtToken.token}&side=sell&amount=1000`,
+        `/quote?token=${NOT_LAUNCHED}&side=buy&amount=1`,
+        `/tokens/${NOT_LAUNCHED}`,
+      ]) {
+        const answer = await fetch(`${service.url}${path}`);
+        expect([answer.status, await codeOf(answer)], `${fault} ${path}`).toEqual([503, 'CHAIN_UNREACHABLE']);
+      }
+      rpc.set('ok');
+      const truth = await (await quoteOf(f.service, f.usdtToken.token)).json();
+      await vi.waitFor(async () => expect(await (await quoteOf(service, f.usdtToken.token)).json()).toEqual(truth), {
+        timeout: 15_000,
+        interval: 250,
+      });
+      const unknown = await fetch(`${service.url}/tokens/${NOT_LAUNCHED}`);
+      expect([unknown.status, await codeOf(unknown)]).toEqual([400, 'UNKNOWN_TOKEN']);
+    },
+  );
+});
+
+describe('an RPC that is down when the service starts', () => {
+  it('starts anyway, says what it cannot read, and indexes every launch once the RPC comes back', async () => {
+    rpc.set('down');
+    const service = await serviceOverRpc({ rpcTimeoutMs: 1000 });
+    const settings = await fetch(`${service.url}/settings`);
+    expect([settings.status, await codeOf(settings)]).toEqual([503, 'FEES_UNREADABLE']);
+    const built = await buy(service);
+    expect([built.status, await codeOf(built)]).toEqual([503, 'CHAIN_UNREACHABLE']);
+    const status = (await (await fetch(`${service.url}/status`)).json()) as {
+      indexer: { state: string; indexedBlock: number; lastError: { message: string } | null };
+    };
+    expect(status.indexer).toMatchObject({ state: 'retrying', indexedBlock: -1 });
+    expect(status.indexer.lastError?.message).toBeTruthy();
+
+    rpc.set('ok');
+    expect((await fetch(`${service.url}/settings`)).status).toBe(200);
+    const expected = (
+      (await (await fetch(`${f.service.url}/launches?limit=200`)).json()) as { launches: { token: string }[] }
+    ).launches
+      .map((l) => l.token)
+      .sort();
+    await vi.waitFor(
+      async () => {
+        const listed = (await (await fetch(`${service.url}/launches?limit=200`)).json()) as {
+          launches: { token: string }[];
+        };
+        expect(listed.launches.map((l) => l.token).sort()).toEqual(expected);
+      },
+      { timeout: 30_000, interval: 250 },
+    );
+    await vi.waitFor(async () => expect((await buy(service)).status).toBe(200), { timeout: 15_000, interval: 250 });
+  });
+});
+
 describe('an RPC that flaps during the indexer backfill', () => {
   it('indexes every launch of the chain, each once, while the RPC fails every other request, then catches up', async () => {
     rpc.set('flap');

@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readServeOptions, rpcTimeoutMsOf, ServeUsageError } from './serveOptions';
+
+/** An environment whose settings file does not exist, so only flags and variables count. */
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { APP_SETTINGS: join(mkdtempSync(join(tmpdir(), 'serve-options-')), 'none.json'), ...extra };
+}
+
+describe('readServeOptions', () => {
+  it('defaults to the devnet on port 8787 with limits and keys on', () => {
+    const options = readServeOptions([], env());
+    expect(options).toMatchObject({ port: 8787, network: 'devnet', dataDir: resolve('.data/devnet') });
+    for (const key of ['rpcUrl', 'rpcTimeoutMs', 'rateLimits', 'keys', 'confirmations', 'webRoot', 'appToken']) {
+      expect(options, key).not.toHaveProperty(key);
+    }
+  });
+
+  it('reads --rpc-timeout in seconds, and RPC_TIMEOUT when the flag is absent', () => {
+    expect(readServeOptions(['--rpc-timeout', '3'], env()).rpcTimeoutMs).toBe(3000);
+    expect(readServeOptions([], env({ RPC_TIMEOUT: '45' })).rpcTimeoutMs).toBe(45_000);
+    expect(readServeOptions(['--rpc-timeout', '2'], env({ RPC_TIMEOUT: '45' })).rpcTimeoutMs).toBe(2000);
+  });
+
+  it.each([
+    [['--rpc-timeout', '0'], 'rpc-timeout'],
+    [['--rpc-timeout', '1.5'], 'rpc-timeout'],
+    [['--rpc-timeout', '1000'], 'rpc-timeout'],
+    [['--rpc-timeout', '-1'], 'rpc-timeout'],
+    [['--port', '65536'], 'port'],
+    [['--port', 'http'], 'port'],
+    [['--network', 'goerli'], 'network'],
+    [['--rate-limit', 'maybe'], 'rate-limit'],
+    [['--confirmations', '1000'], 'confirmations'],
+    [['--keys', 'yes'], 'keys'],
+    [['--colour', 'on'], 'usage'],
+  ])('refuses %j, naming the flag', (args, named) => {
+    expect(() => readServeOptions(args, env())).toThrow(ServeUsageError);
+    expect(() => readServeOptions(args, env())).toThrow(named);
+  });
+
+  it('lets flags win over variables, and both over the saved settings of the same network only', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'serve-options-'));
+    const saved = join(folder, 'app-settings.json');
+    writeFileSync(
+      saved,
+      JSON.stringify({ network: 'testnet', rpcUrl: 'https://saved.example', dataDir: '/saved', rateLimits: false }),
+    );
+    const onSaved = readServeOptions([], { APP_SETTINGS: saved });
+    expect(onSaved).toMatchObject({
+      network: 'testnet',
+      rpcUrl: 'https://saved.example',
+      dataDir: resolve('/saved/testnet'),
+      rateLimits: false,
+    });
+    const byVariable = readServeOptions([], { APP_SETTINGS: saved, RPC_URL: 'https://env.example' });
+    expect(byVariable.rpcUrl).toBe('https://env.example');
+    const byFlag = readServeOptions(['--rpc', 'https://flag.example'], { APP_SETTINGS: saved, RPC_URL: 'x' });
+    expect(byFlag.rpcUrl).toBe('https://flag.example');
+    // Another network leaves the saved RPC and data folder aside.
+    const other = readServeOptions(['--network', 'mainnet'], { APP_SETTINGS: saved });
+    expect(other).not.toHaveProperty('rpcUrl');
+    expect(other.dataDir).toBe(resolve('.data/mainnet'));
+  });
+
+  it('reports an unreadable settings file and goes on without it', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'serve-options-'));
+    const saved = join(folder, 'app-settings.json');
+    writeFileSync(saved, '{ not json');
+    const options = readServeOptions([], { APP_SETTINGS: saved });
+    expect(options.network).toBe('devnet');
+    expect(options.settingsProblem).toContain('cannot be read');
+  });
+
+  it('gives the web UI a token of its own, or APP_TOKEN', () => {
+    const random = readServeOptions(['--web', 'out/web'], env());
+    expect(random.appToken).toMatch(/^[\w-]{32}$/);
+    expect(readServeOptions(['--web', 'out/web'], env({ APP_TOKEN: 'chosen' })).appToken).toBe('chosen');
+  });
+});
+
+describe('rpcTimeoutMsOf', () => {
+  it('is undefined when not given', () => {
+    expect(rpcTimeoutMsOf(undefined)).toBeUndefined();
+    expect(rpcTimeoutMsOf('999')).toBe(999_000);
+  });
+});

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { NETWORK_NAMES, type NetworkName } from './chain/networks';
+import type { ServiceOptions } from './startService';
+import { readAppSettings } from './store/appSettingsFile';
+
+export const SERVE_USAGE =
+  'usage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] ' +
+  '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off]';
+
+/** A flag or variable that cannot start the server: its message says which and what it may be. */
+export class ServeUsageError extends Error {}
+
+export interface ServeOptions
+  extends Pick<
+    ServiceOptions,
+    | 'port'
+    | 'network'
+    | 'dataDir'
+    | 'settingsFile'
+    | 'rpcUrl'
+    | 'rpcTimeoutMs'
+    | 'webRoot'
+    | 'appToken'
+    | 'rateLimits'
+    | 'confirmations'
+    | 'keys'
+  > {
+  /** A problem with the saved settings file, which was ignored (to be logged, not fatal). */
+  settingsProblem?: string;
+}
+
+function usage(message: string): never {
+  throw new ServeUsageError(message);
+}
+
+/**
+ * `--rpc-timeout` / `RPC_TIMEOUT` (whole seconds, 1 to 999) in milliseconds; undefined when not given (viem's 10 s).
+ * A run over a slow RPC raises it; a bot that wants CHAIN_UNREACHABLE quickly lowers it.
+ */
+export function rpcTimeoutMsOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,3}$/.test(text) || Number(text) < 1) {
+    usage(`--rpc-timeout must be a whole number of seconds from 1 to 999, not "${text}"`);
+  }
+  return Number(text) * 1000;
+}
+
+/**
+ * The headless server's options from its flags, then its environment, then what the Settings screen saved for the
+ * next start (for the saved network only). Throws ServeUsageError for a value it cannot use.
+ *
+ * @example readServeOptions(['--port', '0', '--rpc-timeout', '5'], {}) // { port: 0, rpcTimeoutMs: 5000, ... }
+ */
+export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
+  let parsed: ReturnType<typeof parseArgs>['values'];
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        data: { type: 'string' },
+        network: { type: 'string' },
+        rpc: { type: 'string' },
+        'rpc-timeout': { type: 'string' },
+        web: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        confirmations: { type: 'string' },
+        keys: { type: 'string' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    usage(`${(error as Error).message}\n${SERVE_USAGE}`);
+  }
+  const settingsFile = resolve(env.APP_SETTINGS ?? '.data/app-settings.json');
+  const { settings: saved, problem } = readAppSettings(settingsFile);
+  const chosenNetwork = (parsed.network as string | undefined) ?? env.NETWORK ?? saved.network;
+  // The saved RPC and data folder belong to the saved network: a run on another one ignores them.
+  const sameNetwork = chosenNetwork === saved.network;
+  const fromSaved: Record<string, string | undefined> = {
+    network: saved.network,
+    rpc: sameNetwork ? (saved.rpcUrl ?? undefined) : undefined,
+    'rate-limit': saved.rateLimits === false ? 'off' : undefined,
+  };
+  const value = (flag: string, name: string) => (parsed[flag] as string | undefined) ?? env[name] ?? fromSaved[flag];
+
+  const portText = value('port', 'PORT') ?? '8787';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) usage(`--port must be a number from 0 to 65535, not "${portText}"`);
+  const network = (value('network', 'NETWORK') ?? 'devnet') as NetworkName;
+  if (!NETWORK_NAMES.includes(network)) usage(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${network}"`);
+  const rpcUrl = value('rpc', 'RPC_URL');
+  const rpcTimeoutMs = rpcTimeoutMsOf(value('rpc-timeout', 'RPC_TIMEOUT'));
+  const webRoot = value('web', 'WEB_ROOT');
+  const rateLimit = value('rate-limit', 'RATE_LIMIT') ?? 'on';
+  if (rateLimit !== 'on' && rateLimit !== 'off') usage(`--rate-limit must be on or off, not "${rateLimit}"`);
+  const confirmationsText = value('confirmations', 'CONFIRMATIONS');
+  if (confirmationsText !== undefined && !/^\d{1,3}$/.test(confirmationsText)) {
+    usage(`--confirmations must be a whole number of blocks from 0 to 999, not "${confirmationsText}"`);
+  }
+  const keys = value('keys', 'API_KEYS') ?? 'on';
+  if (keys !== 'on' && keys !== 'off') usage(`--keys must be on or off, not "${keys}"`);
+  return {
+    port,
+    network,
+    dataDir: resolve(
+      value('data', 'DATA_DIR') ?? (sameNetwork && saved.dataDir ? `${saved.dataDir}/${network}` : `.data/${network}`),
+    ),
+    settingsFile,
+    ...(rpcUrl ? { rpcUrl } : {}),
+    ...(rpcTimeoutMs !== undefined ? { rpcTimeoutMs } : {}),
+    // With the web UI comes the app channel (signers, sending), opened only by this run's token.
+    ...(webRoot ? { webRoot: resolve(webRoot), appToken: env.APP_TOKEN || randomBytes(24).toString('base64url') } : {}),
+    ...(rateLimit === 'off' ? { rateLimits: false as const } : {}),
+    ...(confirmationsText !== undefined ? { confirmations: Number(confirmationsText) } : {}),
+    ...(keys === 'off' ? { keys: false } : {}),
+    ...(problem ? { settingsProblem: problem } : {}),
+  };
+}
