@@ -139,7 +139,14 @@ export class LaunchService {
     let expectedTokens = 0n;
     if (firstBuy > 0n) {
       const quote = simulateSwap(layout.pool, !tokenIs0, firstBuy);
-      if (!quote.filled || quote.amountOut === 0n) {
+      if (!quote.filled) {
+        // More than buying the whole supply up to the highest price the pool can hold would cost.
+        throw new ApiError('POOL_TOO_THIN', 'the fresh pool cannot fill a first buy this large in one trade', {
+          field: 'firstBuy',
+          fix: 'Send a smaller firstBuy, or launch a larger supply.',
+        });
+      }
+      if (quote.amountOut === 0n) {
         throw new ApiError('AMOUNT_TOO_SMALL', 'the first buy would get no tokens from the fresh pool', {
           field: 'firstBuy',
         });
