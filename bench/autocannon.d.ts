@@ -34,6 +34,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Answers with a 2xx status. */
+    '2xx': number;
     /** Counts by status code; autocannon 8 stores numbers although its README shows strings. */
     statusCodeStats: Record<string, { count: number | string }>;
   }

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon, { type Options } from 'autocannon';
 import { SERVE_BUNDLE } from '../scripts/buildServe';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { DEFAULT_RATE_LIMITS } from '../src-main/http/createApp';
 import type { Benchmark, Row, Target } from './benchmark';
 import { stopChild } from './stopChild';
 import { withTempDir } from './tempDir';
@@ -47,16 +48,17 @@ interface Endpoint {
   key: 'quote' | 'build' | 'launches' | 'settings';
   label: string;
   options: (api: string) => Options;
-  /** Only these answer RATE_LIMITED when limits are on (spec, Limits). */
-  rateLimited: boolean;
+  /** Requests a client may make a minute when limits are on (spec, Limits); absent for the unlimited endpoints. */
+  allowance?: number;
 }
 
 /**
  * A realistic mix against the headless server in its own process (so the load generator does not share its event
  * loop), on the devnet with its seed launches: GET /quote, POST /build/buy, GET /launches?limit=50 and GET /settings,
  * one autocannon instance per endpoint, all at once. Run twice: with `--rate-limit off` every answer must be 2xx; with
- * limits on, quotes and builds beyond the first minute's allowance must be 429 RATE_LIMITED and nothing else may fail
- * (the warm-up uses that allowance up, so there their figures are those of the rejection). The server's resident memory
+ * limits on, exactly the first minute's allowance of quotes and builds must be answered and the rest must be 429
+ * RATE_LIMITED, and nothing else may fail (the warm-up uses the allowance up, so the measured quote and build latency
+ * there is that of the rejection). The server's resident memory
  * is read from /proc before and after each measured run.
  */
 export const loadMix: Benchmark = {
@@ -72,13 +74,13 @@ export const loadMix: Benchmark = {
 async function phase(dataDir: string, limits: boolean): Promise<Row[]> {
   const server = await startServer(dataDir, limits);
   try {
-    const { token, wallet } = await prepare(server.url);
+    const { token, wallet, admitted } = await prepare(server.url);
     const endpoints = mix(token, wallet);
     const runAll = (seconds: number) =>
       Promise.all(
         endpoints.map((e) => autocannon({ ...e.options(server.url), connections: CONNECTIONS, duration: seconds })),
       );
-    await runAll(WARMUP_S);
+    const warmUp = await runAll(WARMUP_S);
     const rssBefore = residentMiB(server.pid);
     const serverCpuBefore = cpuMs(server.pid);
     const ownCpuBefore = process.cpuUsage();
@@ -114,8 +116,17 @@ async function phase(dataDir: string, limits: boolean): Promise<Row[]> {
           ...(target.p99 ? { target: target.p99 } : {}),
         },
       );
-      if (limits && endpoint.rateLimited) {
+      if (limits && endpoint.allowance !== undefined) {
+        // The whole phase (preparation, warm-up, run) fits in one minute from one client, so the limiter must have
+        // let through exactly one minute's allowance: fewer is a limiter refusing too soon, more is one that leaks.
+        const answered = admitted[endpoint.key] + (warmUp[i]?.['2xx'] ?? 0) + r['2xx'];
         rows.push(
+          {
+            name: `${name} answered 2xx in the phase's first minute`,
+            value: answered,
+            unit: 'count',
+            target: { op: '=', value: endpoint.allowance },
+          },
           { name: `${name} 429 answers`, value: count429, unit: 'count' },
           { name: `${name} other errors`, value: r.non2xx - count429 + r.errors, unit: 'count', target: ZERO },
         );
@@ -165,13 +176,13 @@ function mix(token: string, wallet: string): Endpoint[] {
     {
       key: 'quote',
       label: 'GET /quote',
-      rateLimited: true,
+      allowance: DEFAULT_RATE_LIMITS.quotesPerMinute,
       options: (api) => ({ url: `${api}/quote?token=${token}&side=buy&amount=0.1` }),
     },
     {
       key: 'build',
       label: 'POST /build/buy',
-      rateLimited: true,
+      allowance: DEFAULT_RATE_LIMITS.buildsPerMinute,
       options: (api) => ({
         url: `${api}/build/buy`,
         method: 'POST',
@@ -182,10 +193,9 @@ function mix(token: string, wallet: string): Endpoint[] {
     {
       key: 'launches',
       label: 'GET /launches?limit=50',
-      rateLimited: false,
       options: (api) => ({ url: `${api}/launches?limit=50` }),
     },
-    { key: 'settings', label: 'GET /settings', rateLimited: false, options: (api) => ({ url: `${api}/settings` }) },
+    { key: 'settings', label: 'GET /settings', options: (api) => ({ url: `${api}/settings` }) },
   ];
 }
 
@@ -193,7 +203,9 @@ function mix(token: string, wallet: string): Endpoint[] {
  * Waits for the seed launches, then picks one that a quote and a build both accept for the test wallet (a launch
  * paired with a currency the wallet does not hold would turn every build into an error, not into load).
  */
-async function prepare(api: string): Promise<{ token: string; wallet: string }> {
+async function prepare(
+  api: string,
+): Promise<{ token: string; wallet: string; admitted: Record<Endpoint['key'], number> }> {
   const wallet = testAccounts()[WALLET_INDEX]?.address;
   if (!wallet) throw new Error(`no test account ${WALLET_INDEX}`);
   const deadline = Date.now() + SEED_TIMEOUT_MS;
@@ -205,6 +217,8 @@ async function prepare(api: string): Promise<{ token: string; wallet: string }> 
     if (launches.length < MIN_SEED_LAUNCHES) await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const failures: string[] = [];
+  // Answers this preparation was given, which count against the minute's allowance as the mix's own do.
+  const admitted = { quote: 0, build: 0, launches: 0, settings: 0 };
   for (const { token } of launches) {
     const quote = await fetch(`${api}/quote?token=${token}&side=buy&amount=0.1`);
     const build = await fetch(`${api}/build/buy`, {
@@ -213,7 +227,9 @@ async function prepare(api: string): Promise<{ token: string; wallet: string }> 
       body: JSON.stringify({ wallet, token, amount: '0.1' }),
     });
     const [quoteBody, buildBody] = [await quote.text(), await build.text()];
-    if (quote.status === 200 && build.status === 200) return { token, wallet };
+    if (quote.ok) admitted.quote++;
+    if (build.ok) admitted.build++;
+    if (quote.status === 200 && build.status === 200) return { token, wallet, admitted };
     failures.push(
       `${token}: quote ${quote.status}, build ${build.status} ${buildBody.slice(0, 200)} ${quoteBody.slice(0, 100)}`,
     );
@@ -227,7 +243,7 @@ async function prepare(api: string): Promise<{ token: string; wallet: string }> 
  */
 async function sampleRateLimited(api: string, endpoints: readonly Endpoint[]): Promise<number> {
   let wrong = 0;
-  for (const endpoint of endpoints.filter((e) => e.rateLimited)) {
+  for (const endpoint of endpoints.filter((e) => e.allowance !== undefined)) {
     for (let i = 0; i < 3; i++) {
       const { url, method, headers, body } = endpoint.options(api);
       const answer = await fetch(url, {
