@@ -39,6 +39,8 @@ const TRADES = 6_000;
 const LAUNCHES_PER_BLOCK = 20;
 const TRADES_PER_BLOCK = 100;
 const LISTED = 100_000;
+/** Backfills of the same chain, each into a fresh database; the median is reported. */
+const BACKFILL_RUNS = 5;
 
 /**
  * Issue 6's figures: the indexer's rate on a devnet with thousands of launches and trades (eth_getLogs, block headers,
@@ -57,45 +59,36 @@ async function measure(dir: string): Promise<Row[]> {
   const builtIn = await buildChain(devnet, client);
   process.stderr.write(`  built in ${(builtIn / 1000).toFixed(1)} s; indexing...\n`);
 
-  const db = openDatabase(join(dir, 'chain.sqlite'));
-  const store = new IndexStore(db);
-  const prices = new DollarPrices({ client, addresses: devnet.contracts } as unknown as ChainContext);
-  const indexer = new Indexer(
-    {
-      client,
-      chainId: devnetChain.id,
-      addresses: devnet.contracts,
-      deployBlock: 0n,
-      consistentRead: (work) => work(),
-    },
-    store,
-    {
-      confirmations: 0,
-      // As the service runs it: the BNB dollar price is kept at every block with trades.
-      priceAt: (block) => prices.sqrtPriceAt(block),
-    },
-  );
-  const started = performance.now();
-  await indexer.catchUpOnce();
-  const seconds = (performance.now() - started) / 1000;
-  const stored = store.counts();
-  const events = stored.launches + stored.trades + stored.bindings + stored.collections;
-  if (stored.launches !== LAUNCHES || stored.trades !== TRADES) {
-    throw new Error(
-      `indexed ${stored.launches} launches and ${stored.trades} trades, expected ${LAUNCHES} and ${TRADES}`,
-    );
+  // The backfill takes well under a second, so one run is at the mercy of a GC pause or a neighbour on the machine:
+  // the same chain is indexed several times into fresh databases and the median is the figure.
+  const runs: { seconds: number; events: number }[] = [];
+  for (let run = 0; run < BACKFILL_RUNS; run++) {
+    runs.push(await backfill(join(dir, `chain-${run}.sqlite`), devnet, client));
   }
   const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
-  db.close();
-
+  const events = runs[0]?.events ?? 0;
+  const rates = runs.map((r) => r.events / r.seconds);
+  const medianSeconds = percentile(
+    runs.map((r) => r.seconds),
+    50,
+  );
   const rows: Row[] = [
     {
-      name: `indexer backfill, ${events} events in ${head + 1} blocks (RPC, decode, SQLite)`,
-      value: Math.round(events / seconds),
+      name: `indexer backfill, ${events} events in ${head + 1} blocks (RPC, decode, SQLite), median of ${BACKFILL_RUNS}`,
+      value: Math.round(percentile(rates, 50)),
       unit: 'events/s',
       target: { op: '>=', value: 20_000 },
     },
-    { name: 'indexer backfill, blocks', value: Math.round((head + 1) / seconds), unit: 'blocks/s' },
+    {
+      name: `indexer backfill, slowest of ${BACKFILL_RUNS}`,
+      value: Math.round(Math.min(...rates)),
+      unit: 'events/s',
+    },
+    {
+      name: 'indexer backfill, blocks (median run)',
+      value: Math.round((head + 1) / medianSeconds),
+      unit: 'blocks/s',
+    },
   ];
   rows.push(...(await listing(dir)));
   return rows;
@@ -154,6 +147,43 @@ async function buildChain(devnet: Devnet, client: PublicClient): Promise<number>
 }
 
 /** GET /launches over HTTP with LISTED launches stored (written as synthetic events, a few blocks holding several). */
+/** Indexes the whole chain once into a fresh database, as the service does on its first start. */
+async function backfill(
+  file: string,
+  devnet: Devnet,
+  client: PublicClient,
+): Promise<{ seconds: number; events: number }> {
+  const db = openDatabase(file);
+  const store = new IndexStore(db);
+  const prices = new DollarPrices({ client, addresses: devnet.contracts } as unknown as ChainContext);
+  const indexer = new Indexer(
+    {
+      client,
+      chainId: devnetChain.id,
+      addresses: devnet.contracts,
+      deployBlock: 0n,
+      consistentRead: (work) => work(),
+    },
+    store,
+    {
+      confirmations: 0,
+      // As the service runs it: the BNB dollar price is kept at every block with trades.
+      priceAt: (block) => prices.sqrtPriceAt(block),
+    },
+  );
+  const started = performance.now();
+  await indexer.catchUpOnce();
+  const seconds = (performance.now() - started) / 1000;
+  const stored = store.counts();
+  db.close();
+  if (stored.launches !== LAUNCHES || stored.trades !== TRADES) {
+    throw new Error(
+      `indexed ${stored.launches} launches and ${stored.trades} trades, expected ${LAUNCHES} and ${TRADES}`,
+    );
+  }
+  return { seconds, events: stored.launches + stored.trades + stored.bindings + stored.collections };
+}
+
 async function listing(dir: string): Promise<Row[]> {
   const db = openDatabase(join(dir, 'listed.sqlite'));
   const store = new IndexStore(db);
