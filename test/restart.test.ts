@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { createPublicClient, createWalletClient, http, type PublicClient, parseEther, parseUnits } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -90,5 +91,45 @@ describe('devnet journal', () => {
     );
     expect(await node.client.getBalance({ address: recipient })).toBe(0n);
     await node.service.dispose();
+  });
+
+  it('mines nothing when the journal cannot be written (the database locked by another program), so a restart loses no block anyone was told of', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'companion-locked-'));
+    const node = await start(dir);
+    const wallet = createWalletClient({ account: sender, chain: devnetChain, transport: node.transport });
+    // One try per send (viem would retry an internal error three times, each waiting out the busy timeout).
+    const once = createPublicClient({
+      chain: devnetChain,
+      transport: http(`${node.service.origin}/rpc`, { retryCount: 0 }),
+    }) as PublicClient;
+    const head = await node.client.getBlockNumber({ cacheTime: 0 });
+    const nonce = await node.client.getTransactionCount({ address: sender.address });
+    const raw = await wallet.signTransaction(
+      await wallet.prepareTransactionRequest({ to: recipient, value: parseEther('0.5'), nonce }),
+    );
+
+    // Another program holds the write lock past the service's busy timeout.
+    const other = new Database(join(dir, 'app.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      await expect(once.request({ method: 'eth_sendRawTransaction', params: [raw] })).rejects.toThrow(
+        /could not record the block/,
+      );
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(await node.client.getBlockNumber({ cacheTime: 0 })).toBe(head);
+    expect(await node.client.getTransactionCount({ address: sender.address })).toBe(nonce);
+    expect(await node.client.getBalance({ address: recipient })).toBe(0n);
+
+    // The same signed transaction goes through once the lock is gone, and is there after a restart.
+    const hash = await once.request({ method: 'eth_sendRawTransaction', params: [raw] });
+    expect(await node.client.getBlockNumber({ cacheTime: 0 })).toBe(head + 1n);
+    await node.service.close();
+    const again = await start(dir);
+    expect((await again.client.getTransactionReceipt({ hash })).status).toBe('success');
+    expect(await again.client.getBalance({ address: recipient })).toBe(parseEther('0.5'));
+    await again.service.dispose();
   });
 });

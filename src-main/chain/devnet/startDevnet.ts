@@ -1,5 +1,5 @@
 import { type Address, type Hex, parseTransaction, recoverTransactionAddress } from 'viem';
-import type { DevnetJournal } from '../../store/devnetJournal';
+import type { DevnetJournal, JournalEntry } from '../../store/devnetJournal';
 import { DEVNET_BALANCE_WEI, type DevnetContracts, deployDevnet, GENESIS_TIME } from './deployDevnet';
 import { createEdrProvider, type EdrProvider, RpcError, setNextBlockTimestamp } from './edrProvider';
 import { type TestAccount, testAccounts } from './testAccounts';
@@ -135,6 +135,31 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     log(`devnet: ${replay.foreign} journal entries were made on another devnet build; kept, not replayed`);
   }
 
+  /**
+   * Makes one block and journals it, or does neither. A block the journal could not record (the database locked by
+   * another program past its busy timeout, or the disk full) is taken back and the sender told: kept, it would be gone
+   * after the next restart, and every block after it would be replayed onto a different chain.
+   */
+  async function journaled<T extends { blockHash: Hex; blockNumber: bigint }>(
+    make: () => Promise<T>,
+    entryOf: (made: T) => Omit<JournalEntry, 'timestamp' | 'blockHash'>,
+  ): Promise<T> {
+    const timestamp = await nextTimestamp();
+    const snapshot = options.journal ? await provider.request({ method: 'evm_snapshot', params: [] } as never) : null;
+    await setNextBlockTimestamp(provider, timestamp);
+    const made = await make();
+    try {
+      options.journal?.append(fingerprint, { ...entryOf(made), timestamp, blockHash: made.blockHash });
+    } catch (error) {
+      await provider.request({ method: 'evm_revert', params: [snapshot] } as never);
+      const why = error instanceof Error ? error.message : String(error);
+      log(`devnet: block ${made.blockNumber} could not be journaled (${why}); it was taken back`);
+      throw new RpcError(-32603, `the devnet could not record the block (${why}), so nothing was mined; send again`);
+    }
+    announce(made.blockNumber);
+    return made;
+  }
+
   async function checkNonce(raw: Hex): Promise<void> {
     let from: Address;
     let nonce: number | undefined;
@@ -164,32 +189,15 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     sendRawTransaction: (raw) =>
       serialized(async () => {
         await checkNonce(raw);
-        const timestamp = await nextTimestamp();
-        await setNextBlockTimestamp(provider, timestamp);
-        const mined = await sendRaw(raw);
-        options.journal?.append(fingerprint, {
-          kind: 'tx',
-          timestamp,
-          raw,
-          txHash: mined.txHash,
-          blockHash: mined.blockHash,
-        });
-        announce(mined.blockNumber);
+        const mined = await journaled(
+          () => sendRaw(raw),
+          (made) => ({ kind: 'tx', raw, txHash: made.txHash }),
+        );
         return mined.txHash;
       }),
     mine: () =>
       serialized(async () => {
-        const timestamp = await nextTimestamp();
-        await setNextBlockTimestamp(provider, timestamp);
-        const mined = await mineBlock();
-        options.journal?.append(fingerprint, {
-          kind: 'mine',
-          timestamp,
-          raw: null,
-          txHash: null,
-          blockHash: mined.blockHash,
-        });
-        announce(mined.blockNumber);
+        const mined = await journaled(mineBlock, () => ({ kind: 'mine', raw: null, txHash: null }));
         return mined.blockHash;
       }),
     onBlock(listener) {
