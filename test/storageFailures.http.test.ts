@@ -86,3 +86,29 @@ it('answers KEYS_UNAVAILABLE, SESSIONS_UNAVAILABLE and INTENTS_UNAVAILABLE (503,
   const checked = await withoutTable('api_keys', () => call('/settings', { headers: { 'x-api-key': key.body.key } }));
   expect(checked.body.error.code).toBe('KEYS_UNAVAILABLE');
 });
+
+it('answers INTENTS_UNAVAILABLE when another program holds the database locked, writes nothing, and recovers', async () => {
+  const body = JSON.stringify({
+    kind: 'prepare_buy',
+    wallet: account(7).address,
+    token: account(8).address,
+    amount: '2',
+  });
+  const other = new Database(join(service.dataDir, 'app.sqlite'));
+  const count = () => other.prepare('SELECT count(*) FROM intents').pluck().get() as number;
+  const before = count();
+  // A real lock, held past the service's busy timeout: SQLITE_BUSY, not a table gone.
+  other.exec('BEGIN IMMEDIATE');
+  let locked: Awaited<ReturnType<typeof call>>;
+  try {
+    locked = await call('/intents', { method: 'POST', body });
+  } finally {
+    other.exec('ROLLBACK');
+  }
+  expect([locked.status, locked.body.error.code, locked.retryAfter]).toEqual([503, 'INTENTS_UNAVAILABLE', '5']);
+  expect(count()).toBe(before);
+  const stored = await call('/intents', { method: 'POST', body });
+  expect(stored.status).toBe(201);
+  expect(count()).toBe(before + 1);
+  other.close();
+});
