@@ -6,6 +6,7 @@ import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { composeAppChannel } from './composeAppChannel';
 import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
+import { answerClientErrors } from './http/clientErrors';
 import { type AppDeps, createApp, type RateLimits } from './http/createApp';
 import { ApiKeys } from './services/apiKeys';
 import type { AppChannel } from './services/appChannel';
@@ -275,6 +276,7 @@ type NodeServer = import('node:http').Server;
 function listen(fetchHandler: Parameters<typeof serve>[0]['fetch'], port: number): Promise<NodeServer> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: fetchHandler, hostname: '127.0.0.1', port }) as NodeServer;
+    answerClientErrors(server);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(

@@ -297,6 +297,18 @@ describe('oversized bodies', () => {
     }
     await healthy();
   });
+
+  it('answers a request head over 16 KiB (a runaway URL or header) with the Error object, not a bare 431', async () => {
+    const longQuery = await raw(`/api/v1/quote?token=${'0'.repeat(20_000)}&side=buy&amount=1`);
+    expect(longQuery.status).toBe(413);
+    expect(JSON.parse(longQuery.body).error.code).toBe('BODY_TOO_LARGE');
+    const longHeader = await raw('/api/v1/settings', { headers: { 'x-api-key': 'k'.repeat(20_000) } });
+    expect([longHeader.status, JSON.parse(longHeader.body).error.code]).toEqual([413, 'BODY_TOO_LARGE']);
+    // Bytes that are not HTTP at all still get a bare 400, and the server goes on.
+    const garbage = await raw('/api/v1/settings', { method: 'G E T' });
+    expect(garbage.status).toBe(400);
+    await healthy();
+  });
 });
 
 describe('path traversal', () => {
