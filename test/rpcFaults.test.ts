@@ -56,6 +56,18 @@ const buy = (service: TestService) =>
   });
 const quote = (service: TestService) => fetch(`${service.url}/quote?token=${f.bnbToken.token}&side=buy&amount=0.1`);
 const codeOf = async (answer: Response) => ((await answer.json()) as { error?: { code: string } }).error?.code;
+const indexedBlockOf = async (service: TestService) =>
+  ((await (await fetch(`${service.url}/status`)).json()) as { indexer: { indexedBlock: number } }).indexer.indexedBlock;
+const listedTokens = async (service: TestService) =>
+  ((await (await fetch(`${service.url}/launches?limit=200`)).json()) as { launches: { token: string }[] }).launches
+    .map((l) => l.token)
+    .sort();
+
+/** Waits until the service lists exactly the launches the devnet's own service lists: each once, none missing. */
+async function expectEveryLaunchListed(service: TestService, timeout: number): Promise<void> {
+  const expected = await listedTokens(f.service);
+  await vi.waitFor(async () => expect(await listedTokens(service)).toEqual(expected), { timeout, interval: 250 });
+}
 
 describe('an RPC that fails during builds and quotes', () => {
   it('answers CHAIN_UNREACHABLE while the RPC is down, slow or answers garbage, and recovers on its own when it is back', async () => {
@@ -86,13 +98,10 @@ describe('an RPC that fails during a quote that needs the chain', () => {
     rpc.set('ok');
     const service = await serviceOverRpc({ rpcTimeoutMs: 1000 });
     const head = Number(await f.client.getBlockNumber());
-    await vi.waitFor(
-      async () => {
-        const status = (await (await fetch(`${service.url}/status`)).json()) as { indexer: { indexedBlock: number } };
-        expect(status.indexer.indexedBlock).toBeGreaterThanOrEqual(head - 1);
-      },
-      { timeout: 20_000, interval: 250 },
-    );
+    await vi.waitFor(async () => expect(await indexedBlockOf(service)).toBeGreaterThanOrEqual(head - 1), {
+      timeout: 20_000,
+      interval: 250,
+    });
     return service;
   }
   const quoteOf = (service: TestService, token: string) =>
@@ -141,20 +150,7 @@ describe('an RPC that is down when the service starts', () => {
 
     rpc.set('ok');
     expect((await fetch(`${service.url}/settings`)).status).toBe(200);
-    const expected = (
-      (await (await fetch(`${f.service.url}/launches?limit=200`)).json()) as { launches: { token: string }[] }
-    ).launches
-      .map((l) => l.token)
-      .sort();
-    await vi.waitFor(
-      async () => {
-        const listed = (await (await fetch(`${service.url}/launches?limit=200`)).json()) as {
-          launches: { token: string }[];
-        };
-        expect(listed.launches.map((l) => l.token).sort()).toEqual(expected);
-      },
-      { timeout: 30_000, interval: 250 },
-    );
+    await expectEveryLaunchListed(service, 30_000);
     await vi.waitFor(async () => expect((await buy(service)).status).toBe(200), { timeout: 15_000, interval: 250 });
   });
 });
@@ -163,23 +159,7 @@ describe('an RPC that flaps during the indexer backfill', () => {
   it('indexes every launch of the chain, each once, while the RPC fails every other request, then catches up', async () => {
     rpc.set('flap');
     const service = await serviceOverRpc();
-    const expected = (
-      (await (await fetch(`${f.service.url}/launches?limit=200`)).json()) as { launches: { token: string }[] }
-    ).launches
-      .map((l) => l.token)
-      .sort();
-    await vi.waitFor(
-      async () => {
-        const listed = (await (await fetch(`${service.url}/launches?limit=200`)).json()) as {
-          launches: { token: string }[];
-        };
-        expect(listed.launches.map((l) => l.token).sort()).toEqual(expected);
-      },
-      { timeout: 60_000, interval: 500 },
-    );
-    const indexedBlock = async () =>
-      ((await (await fetch(`${service.url}/status`)).json()) as { indexer: { indexedBlock: number } }).indexer
-        .indexedBlock;
+    await expectEveryLaunchListed(service, 60_000);
     // Still flapping, it follows new blocks: a pass that stored something is not a reason to pause longer and longer
     // (it once fell half a minute behind here, its pauses grown by failures that each came after progress).
     const traded = await f.driver.trade(
@@ -194,7 +174,7 @@ describe('an RPC that flaps during the indexer backfill', () => {
     );
     expect(traded.result).toBe('ok');
     const tradeBlock = Number(await f.client.getBlockNumber());
-    await vi.waitFor(async () => expect(await indexedBlock()).toBeGreaterThanOrEqual(tradeBlock), {
+    await vi.waitFor(async () => expect(await indexedBlockOf(service)).toBeGreaterThanOrEqual(tradeBlock), {
       timeout: 20_000,
       interval: 500,
     });
@@ -203,7 +183,7 @@ describe('an RPC that flaps during the indexer backfill', () => {
     const head = Number(await f.client.getBlockNumber());
     await vi.waitFor(
       // Over HTTP the head is polled: the indexer may trail the block just made by the one it has not seen yet.
-      async () => expect(await indexedBlock()).toBeGreaterThanOrEqual(head - 1),
+      async () => expect(await indexedBlockOf(service)).toBeGreaterThanOrEqual(head - 1),
       { timeout: 30_000, interval: 500 },
     );
   });
