@@ -66,6 +66,7 @@ const GROW_AFTER_SUCCESSES = 3;
 const CEILING_BATCHES = 200;
 const MAX_RETRY_DELAY_MS = 30_000;
 const RATE_WINDOW_MS = 10_000;
+const FAILURE_LOG_EVERY_MS = 60_000;
 
 /**
  * Follows the service's contracts (factory, router, referral vault) and keeps their events in SQLite: eth_getLogs
@@ -87,6 +88,7 @@ export class Indexer {
   private head: number | null = null;
   private readonly run = new CoalescedRun(() => this.pass());
   private failures = 0;
+  private lastFailureLog = Number.NEGATIVE_INFINITY;
   private retryTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -212,7 +214,11 @@ export class Indexer {
       this.lastError = { message, at: new Date().toISOString() };
       this.state = 'retrying';
       const delay = Math.min(MAX_RETRY_DELAY_MS, 250 * 2 ** Math.min(this.failures, 10));
-      if (this.failures === 1 || this.failures % 10 === 0) {
+      // Every tenth failure in a row, and otherwise at most one line a minute: an RPC that flaps while the index
+      // moves would log a line on each of its failures.
+      const now = Date.now();
+      if (this.failures % 10 === 0 || now - this.lastFailureLog >= FAILURE_LOG_EVERY_MS) {
+        this.lastFailureLog = now;
         this.log(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
       }
       this.retryTimer = setTimeout(() => this.poke(), delay);
