@@ -42,6 +42,13 @@ const TARGETS: Partial<Record<Endpoint['key'], { p99?: Target; throughput?: Targ
 };
 /** A 15 s mix must not leave the server more than 100 MiB bigger (a leak, or an unbounded cache). */
 const RSS_GROWTH_TARGET: Target = { op: '<', value: 100 };
+/**
+ * The live heap after a full collection is the leak check proper: RSS also counts garbage V8 has not collected yet.
+ * Tens of thousands of requests must leave under 16 MiB more live (caches of pool state and quotes are bounded).
+ */
+const HEAP_GROWTH_TARGET: Target = { op: '<', value: 16 };
+/** Loaded into the server child: a full GC and a heap reading on SIGUSR2. */
+const HEAP_PROBE = join(import.meta.dirname, 'heapProbe.cjs');
 const ZERO: Target = { op: '=', value: 0 };
 
 interface Endpoint {
@@ -81,6 +88,7 @@ async function phase(dataDir: string, limits: boolean): Promise<Row[]> {
         endpoints.map((e) => autocannon({ ...e.options(server.url), connections: CONNECTIONS, duration: seconds })),
       );
     const warmUp = await runAll(WARMUP_S);
+    const heapBefore = await server.heapAfterGc();
     const rssBefore = residentMiB(server.pid);
     const serverCpuBefore = cpuMs(server.pid);
     const ownCpuBefore = process.cpuUsage();
@@ -90,6 +98,7 @@ async function phase(dataDir: string, limits: boolean): Promise<Row[]> {
     const ownCpu = process.cpuUsage(ownCpuBefore);
     const serverCpu = cpuMs(server.pid) - serverCpuBefore;
     const rssAfter = residentMiB(server.pid);
+    const heapAfter = await server.heapAfterGc();
 
     const mode = limits ? 'limits on' : 'limits off';
     const rows: Row[] = [];
@@ -162,6 +171,13 @@ async function phase(dataDir: string, limits: boolean): Promise<Row[]> {
         value: rssAfter - rssBefore,
         unit: 'MiB',
         target: RSS_GROWTH_TARGET,
+      },
+      { name: `mix ${mode}: server heap after a full GC, before`, value: heapBefore, unit: 'MiB' },
+      {
+        name: `mix ${mode}: server heap after a full GC, growth over ${DURATION_S} s`,
+        value: heapAfter - heapBefore,
+        unit: 'MiB',
+        target: HEAP_GROWTH_TARGET,
       },
     );
     return rows;
@@ -287,11 +303,15 @@ interface RunningServer {
   url: string;
   pid: number;
   stop(): Promise<void>;
+  heapAfterGc(): Promise<number>;
 }
 
 /** The serve bundle on a free port with its own data folder and no saved app settings; resolves at its ready line. */
 async function startServer(dataDir: string, limits: boolean): Promise<RunningServer> {
   const args = [
+    '--expose-gc',
+    '--require',
+    HEAP_PROBE,
     SERVE_BUNDLE,
     '--port',
     '0',
@@ -308,9 +328,21 @@ async function startServer(dataDir: string, limits: boolean): Promise<RunningSer
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  const heapReadings: ((bytes: number) => void)[] = [];
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);
+    for (const match of chunk.matchAll(/^heap-after-gc (\d+)$/gm)) heapReadings.shift()?.(Number(match[1]));
   });
+  /** The server's heap in use right after a full collection, in MiB (asked of the probe by SIGUSR2). */
+  const heapAfterGc = () =>
+    new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the heap probe did not answer')), 10_000);
+      heapReadings.push((bytes) => {
+        clearTimeout(timer);
+        resolve(bytes / 2 ** 20);
+      });
+      child.kill('SIGUSR2');
+    });
   const exited = (once(child, 'exit') as Promise<unknown[]>).catch(() => []);
   const stop = () => stopChild(child, exited);
   try {
@@ -338,7 +370,7 @@ async function startServer(dataDir: string, limits: boolean): Promise<RunningSer
       });
     });
     if (child.pid === undefined) throw new Error('serve has no pid');
-    return { url, pid: child.pid, stop };
+    return { url, pid: child.pid, stop, heapAfterGc };
   } catch (error) {
     await stop();
     throw error;
