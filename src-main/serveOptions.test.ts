@@ -82,7 +82,7 @@ describe('readServeOptions', () => {
 });
 
 describe('rpcTimeoutMsOf', () => {
-  it('is undefined when not given', () => {
+  it('is undefined when not given, and whole seconds in milliseconds otherwise', () => {
     expect(rpcTimeoutMsOf(undefined)).toBeUndefined();
     expect(rpcTimeoutMsOf('999')).toBe(999_000);
   });

@@ -5,7 +5,7 @@ import { NETWORK_NAMES, type NetworkName } from './chain/networks';
 import type { ServiceOptions } from './startService';
 import { readAppSettings } from './store/appSettingsFile';
 
-export const SERVE_USAGE =
+const SERVE_USAGE =
   'usage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] ' +
   '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off]';
 
@@ -42,7 +42,7 @@ function usage(message: string): never {
 export function rpcTimeoutMsOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d{1,3}$/.test(text) || Number(text) < 1) {
-    usage(`--rpc-timeout must be a whole number of seconds from 1 to 999, not "${text}"`);
+    usage(`--rpc-timeout (RPC_TIMEOUT) must be a whole number of seconds from 1 to 999, not "${text}"`);
   }
   return Number(text) * 1000;
 }

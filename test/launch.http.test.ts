@@ -206,7 +206,7 @@ describe('POST /build/launch', () => {
       ],
       [{ ...base, wallet: '0x00000000000000000000000000000000c0ffee02' }, 'INSUFFICIENT_BALANCE'],
       [{ ...base, firstBuy: '20000' }, 'INSUFFICIENT_BALANCE'],
-      // One token at a 10 BNB cap: 5,000 BNB would buy the whole supply and still have BNB left to spend.
+      // One token at a 10 BNB cap: 10^50 BNB is more than buying the whole supply up to the pool's top price costs.
       [{ ...base, supply: '1', firstBuy: `1${'0'.repeat(50)}` }, 'POOL_TOO_THIN', 'firstBuy'],
       [{ ...base, firstBuy: '0.000000000000000001' }, 'AMOUNT_TOO_SMALL', 'firstBuy'],
     ];

@@ -304,6 +304,24 @@ describe('oversized bodies', () => {
     expect(JSON.parse(longQuery.body).error.code).toBe('BODY_TOO_LARGE');
     const longHeader = await raw('/api/v1/settings', { headers: { 'x-api-key': 'k'.repeat(20_000) } });
     expect([longHeader.status, JSON.parse(longHeader.body).error.code]).toEqual([413, 'BODY_TOO_LARGE']);
+    // On a kept-alive connection too, once an answer has already gone out on it.
+    const kept = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(`GET /api/v1/settings HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+      );
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        const first = text === '';
+        text += chunk;
+        if (first)
+          socket.write(`GET /api/v1/quote?token=${'0'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    expect(kept).toMatch(/^HTTP\/1\.1 200 /);
+    expect(kept).toMatch(/HTTP\/1\.1 413 [^]*"code":"BODY_TOO_LARGE"/);
     // Bytes that are not HTTP at all still get a bare 400, and the server goes on.
     const garbage = await raw('/api/v1/settings', { method: 'G E T' });
     expect(garbage.status).toBe(400);

@@ -1,16 +1,19 @@
 import type { Server } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { ApiError } from '../core/errors';
 
 /**
  * Answers what Node's HTTP parser refuses before the app sees it. A request head over Node's 16 KiB (a very long URL,
  * in practice a query a bot built wrongly) gets the API's Error object, BODY_TOO_LARGE with its status, instead of a
- * bare 431; anything that is not HTTP at all still gets a bare 400, as Node would answer it, since no client of the
- * API sent it.
+ * bare 431. The rest is answered as Node would: a request that took too long to arrive gets a bare 408, and anything
+ * that is not HTTP at all a bare 400, since no client of the API sent it.
  */
 export function answerClientErrors(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Node's own test before it answers: nothing to say to a peer that is gone, or in the middle of an answer already
+    // half written on this socket (its response in flight is kept in the socket's _httpMessage).
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (!socket.writable || inFlight?.headersSent || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
@@ -25,6 +28,7 @@ export function answerClientErrors(server: Server): void {
       );
       return;
     }
-    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 }
