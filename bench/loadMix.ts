@@ -65,8 +65,8 @@ interface Endpoint {
  * one autocannon instance per endpoint, all at once. Run twice: with `--rate-limit off` every answer must be 2xx; with
  * limits on, exactly the first minute's allowance of quotes and builds must be answered and the rest must be 429
  * RATE_LIMITED, and nothing else may fail (the warm-up uses the allowance up, so the measured quote and build latency
- * there is that of the rejection). The server's resident memory
- * is read from /proc before and after each measured run.
+ * there is that of the rejection). Before and after each measured run the server's live heap is read after a full
+ * collection (the leak check) and its resident memory from /proc.
  */
 export const loadMix: Benchmark = {
   id: 'load-mix',
