@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
@@ -358,9 +360,15 @@ describe('memory across many requests', () => {
   // A leak detector, not a benchmark: per-request state kept by mistake (a map keyed by request, an unbounded cache)
   // grows by far more than the bound over 2000 requests; ordinary GC noise stays well under it.
   const MiB = 1024 * 1024;
+  // The live heap after full collections: without them heapUsed also counts garbage not yet collected, which the
+  // over-long query values alone (17 KB each, thousands of them) push past the bound with no leak at all.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
   const settle = async () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setTimeout(resolve, 200));
+    gc();
+    gc();
     return process.memoryUsage().heapUsed;
   };
 
