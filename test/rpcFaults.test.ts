@@ -134,25 +134,34 @@ describe('an RPC that fails during a quote that needs the chain', () => {
   );
 });
 
-describe('an RPC that is down when the service starts', () => {
-  it('starts anyway, says what it cannot read, and indexes every launch once the RPC comes back', async () => {
-    rpc.set('down');
-    const service = await serviceOverRpc({ rpcTimeoutMs: 1000 });
-    const settings = await fetch(`${service.url}/settings`);
-    expect([settings.status, await codeOf(settings)]).toEqual([503, 'FEES_UNREADABLE']);
-    const built = await buy(service);
-    expect([built.status, await codeOf(built)]).toEqual([503, 'CHAIN_UNREACHABLE']);
-    const status = (await (await fetch(`${service.url}/status`)).json()) as {
-      indexer: { state: string; indexedBlock: number; lastError: { message: string } | null };
-    };
-    expect(status.indexer).toMatchObject({ state: 'retrying', indexedBlock: -1 });
-    expect(status.indexer.lastError?.message).toBeTruthy();
+describe('an RPC that fails when the service starts, before its backfill', () => {
+  it.each(['down', 'garbage', 'slow'] as const)(
+    'starts anyway (%s), says what it cannot read, and indexes every launch once the RPC is back',
+    async (fault) => {
+      rpc.set(fault);
+      const service = await serviceOverRpc({ rpcTimeoutMs: 1000 });
+      const settings = await fetch(`${service.url}/settings`);
+      expect([settings.status, await codeOf(settings)]).toEqual([503, 'FEES_UNREADABLE']);
+      const built = await buy(service);
+      expect([built.status, await codeOf(built)]).toEqual([503, 'CHAIN_UNREACHABLE']);
+      // The indexer's first try may still be waiting out a slow answer: it says so once that try has failed.
+      await vi.waitFor(
+        async () => {
+          const status = (await (await fetch(`${service.url}/status`)).json()) as {
+            indexer: { state: string; indexedBlock: number; lastError: { message: string } | null };
+          };
+          expect(status.indexer).toMatchObject({ state: 'retrying', indexedBlock: -1 });
+          expect(status.indexer.lastError?.message).toBeTruthy();
+        },
+        { timeout: 10_000, interval: 250 },
+      );
 
-    rpc.set('ok');
-    expect((await fetch(`${service.url}/settings`)).status).toBe(200);
-    await expectEveryLaunchListed(service, 30_000);
-    await vi.waitFor(async () => expect((await buy(service)).status).toBe(200), { timeout: 15_000, interval: 250 });
-  });
+      rpc.set('ok');
+      expect((await fetch(`${service.url}/settings`)).status).toBe(200);
+      await expectEveryLaunchListed(service, 30_000);
+      await vi.waitFor(async () => expect((await buy(service)).status).toBe(200), { timeout: 15_000, interval: 250 });
+    },
+  );
 });
 
 describe('an RPC that flaps during the indexer backfill', () => {
