@@ -93,6 +93,37 @@ describe('devnet journal', () => {
     await node.service.dispose();
   });
 
+  it('journals a block ahead of making it: a refused transaction leaves no entry, and an entry without its hash replays', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'companion-ahead-'));
+    const node = await start(dir);
+    const db = new Database(join(dir, 'app.sqlite'));
+    const entries = () => db.prepare('SELECT count(*) FROM devnet_journal').pluck().get() as number;
+    const before = entries();
+    // A wallet with nothing to pay gas with: the chain refuses its transaction, so its entry is taken back.
+    const broke = createWalletClient({
+      account: privateKeyToAccount(`0x${'42'.repeat(32)}`),
+      chain: devnetChain,
+      transport: http(`${node.service.origin}/rpc`, { retryCount: 0 }),
+    });
+    await expect(broke.sendTransaction({ to: recipient, value: 1n, gas: 21_000n })).rejects.toThrow();
+    expect(entries()).toBe(before);
+
+    const wallet = createWalletClient({ account: sender, chain: devnetChain, transport: node.transport });
+    const hash = await wallet.sendTransaction({ to: recipient, value: parseEther('0.75') });
+    expect(entries()).toBe(before + 1);
+    await node.service.close();
+    // As if the hashes could not be added after the block was made: the entry still replays the same block.
+    db.prepare(
+      "UPDATE devnet_journal SET block_hash = '', tx_hash = NULL WHERE seq = (SELECT max(seq) FROM devnet_journal)",
+    ).run();
+    db.close();
+    const again = await start(dir);
+    expect(again.service.chain.devnet?.replay).toMatchObject({ mismatches: 0 });
+    expect((await again.client.getTransactionReceipt({ hash })).status).toBe('success');
+    expect(await again.client.getBalance({ address: recipient })).toBe(parseEther('0.75'));
+    await again.service.dispose();
+  });
+
   it('mines nothing when the journal cannot be written (the database locked by another program), so a restart loses no block anyone was told of', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'companion-locked-'));
     const node = await start(dir);

@@ -2,9 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DevnetJournal } from './devnetJournal';
+import { DevnetJournal, type JournalEntry } from './devnetJournal';
 import { MIGRATIONS } from './migrations';
 import { openDatabase } from './openDatabase';
+
+/** A whole entry, written as the devnet writes one: ahead of its block, then completed with the block's hashes. */
+function record(journal: DevnetJournal, fingerprint: string, entry: JournalEntry): void {
+  const { txHash, blockHash, ...ahead } = entry;
+  const seq = journal.begin(fingerprint, ahead);
+  if (blockHash !== null) journal.complete(seq, txHash, blockHash);
+}
 
 const dirs: string[] = [];
 function tempFile(): string {
@@ -24,17 +31,19 @@ describe('openDatabase', () => {
     expect(db.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all()).toEqual(
       MIGRATIONS.map((m) => m.id),
     );
-    new DevnetJournal(db).append('fp', { kind: 'mine', timestamp: 1, raw: null, txHash: null, blockHash: '0x01' });
+    record(new DevnetJournal(db), 'fp', { kind: 'mine', timestamp: 1, raw: null, txHash: null, blockHash: '0x01' });
     db.close();
     const again = openDatabase(file);
-    expect(new DevnetJournal(again).entries('fp')).toHaveLength(1);
+    expect(new DevnetJournal(again).entries('fp')).toEqual([
+      { kind: 'mine', timestamp: 1, raw: null, txHash: null, blockHash: '0x01' },
+    ]);
     again.close();
   });
 
   it('opens a database written by an older version and brings it up to date, keeping its rows', () => {
     const file = tempFile();
     const old = openDatabase(file, MIGRATIONS.slice(0, 1));
-    new DevnetJournal(old).append('fp', { kind: 'mine', timestamp: 7, raw: null, txHash: null, blockHash: '0x02' });
+    record(new DevnetJournal(old), 'fp', { kind: 'mine', timestamp: 7, raw: null, txHash: null, blockHash: '0x02' });
     old.close();
     const later = [
       ...MIGRATIONS,
@@ -63,8 +72,8 @@ describe('DevnetJournal', () => {
   it('keeps entries of another devnet build apart from the ones it replays', () => {
     const db = openDatabase(tempFile());
     const journal = new DevnetJournal(db);
-    journal.append('old', { kind: 'mine', timestamp: 1, raw: null, txHash: null, blockHash: '0x01' });
-    journal.append('new', { kind: 'tx', timestamp: 2, raw: '0xab', txHash: '0x03', blockHash: '0x02' });
+    record(journal, 'old', { kind: 'mine', timestamp: 1, raw: null, txHash: null, blockHash: '0x01' });
+    record(journal, 'new', { kind: 'tx', timestamp: 2, raw: '0xab', txHash: '0x03', blockHash: '0x02' });
     expect(journal.entries('new')).toEqual([
       { kind: 'tx', timestamp: 2, raw: '0xab', txHash: '0x03', blockHash: '0x02' },
     ]);

@@ -122,7 +122,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     await setNextBlockTimestamp(provider, entry.timestamp);
     try {
       const mined = entry.kind === 'tx' && entry.raw ? await sendRaw(entry.raw) : await mineBlock();
-      if (mined.blockHash !== entry.blockHash) replay.mismatches++;
+      if (entry.blockHash !== null && mined.blockHash !== entry.blockHash) replay.mismatches++;
     } catch (error) {
       replay.mismatches++;
       log(`devnet replay: block ${replay.blocks + 1} could not be rebuilt: ${String(error)}`);
@@ -136,28 +136,58 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
 
   /**
-   * Makes one block and journals it, or does neither. A block the journal could not record (the database locked by
-   * another program past its busy timeout, or the disk full) is taken back and the sender told: kept, it would be gone
-   * after the next restart, and every block after it would be replayed onto a different chain.
+   * Makes one block, journaled ahead of it: a journal that cannot be written (the database locked by another program
+   * past its busy timeout, or the disk full) refuses the block before anything is mined, so a restart never loses a
+   * block its sender was told of. The entry gets the block's hashes afterwards, for the replay to check; should that
+   * last write fail, the entry still replays the same block from its transaction and timestamp.
    */
-  async function journaled<T extends { blockHash: Hex; blockNumber: bigint }>(
+  async function journaled<T extends { blockHash: Hex; blockNumber: bigint; txHash?: Hex }>(
+    entry: Pick<JournalEntry, 'kind' | 'raw'>,
     make: () => Promise<T>,
-    entryOf: (made: T) => Omit<JournalEntry, 'timestamp' | 'blockHash'>,
   ): Promise<T> {
+    const journal = options.journal;
     const timestamp = await nextTimestamp();
-    const snapshot = options.journal ? await provider.request({ method: 'evm_snapshot', params: [] } as never) : null;
+    const seq = journal ? writeAhead(journal, { ...entry, timestamp }) : undefined;
     await setNextBlockTimestamp(provider, timestamp);
-    const made = await make();
+    let made: T;
     try {
-      options.journal?.append(fingerprint, { ...entryOf(made), timestamp, blockHash: made.blockHash });
+      made = await make();
     } catch (error) {
-      await provider.request({ method: 'evm_revert', params: [snapshot] } as never);
-      const why = error instanceof Error ? error.message : String(error);
-      log(`devnet: block ${made.blockNumber} could not be journaled (${why}); it was taken back`);
-      throw new RpcError(-32603, `the devnet could not record the block (${why}), so nothing was mined; send again`);
+      if (journal && seq !== undefined) {
+        forget(() => journal.discard(seq), 'a refused transaction stays in the journal (its replay is refused too)');
+      }
+      throw error;
+    }
+    if (journal && seq !== undefined) {
+      forget(
+        () => journal.complete(seq, made.txHash ?? null, made.blockHash),
+        `block ${made.blockNumber} is journaled without its hash (it replays all the same)`,
+      );
     }
     announce(made.blockNumber);
     return made;
+  }
+
+  function writeAhead(journal: DevnetJournal, entry: Omit<JournalEntry, 'txHash' | 'blockHash'>): number {
+    try {
+      return journal.begin(fingerprint, entry);
+    } catch (error) {
+      throw new RpcError(
+        -32603,
+        `the devnet could not record the block (${reason(error)}), so nothing was mined; send again`,
+      );
+    }
+  }
+
+  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+  /** A journal write whose failure is logged, not thrown: the block it concerns is already settled. */
+  function forget(write: () => void, consequence: string): void {
+    try {
+      write();
+    } catch (error) {
+      log(`devnet: ${consequence}: ${reason(error)}`);
+    }
   }
 
   async function checkNonce(raw: Hex): Promise<void> {
@@ -189,15 +219,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     sendRawTransaction: (raw) =>
       serialized(async () => {
         await checkNonce(raw);
-        const mined = await journaled(
-          () => sendRaw(raw),
-          (made) => ({ kind: 'tx', raw, txHash: made.txHash }),
-        );
+        const mined = await journaled({ kind: 'tx', raw }, () => sendRaw(raw));
         return mined.txHash;
       }),
     mine: () =>
       serialized(async () => {
-        const mined = await journaled(mineBlock, () => ({ kind: 'mine', raw: null, txHash: null }));
+        const mined = await journaled({ kind: 'mine', raw: null }, mineBlock);
         return mined.blockHash;
       }),
     onBlock(listener) {
