@@ -146,7 +146,6 @@ async function buildChain(devnet: Devnet, client: PublicClient): Promise<number>
   return performance.now() - started;
 }
 
-/** GET /launches over HTTP with LISTED launches stored (written as synthetic events, a few blocks holding several). */
 /** Indexes the whole chain once into a fresh database, as the service does on its first start. */
 async function backfill(
   file: string,
@@ -184,6 +183,7 @@ async function backfill(
   return { seconds, events: stored.launches + stored.trades + stored.bindings + stored.collections };
 }
 
+/** GET /launches over HTTP with LISTED launches stored (written as synthetic events, a few blocks holding several). */
 async function listing(dir: string): Promise<Row[]> {
   const db = openDatabase(join(dir, 'listed.sqlite'));
   const store = new IndexStore(db);

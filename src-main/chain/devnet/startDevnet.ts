@@ -135,6 +135,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     log(`devnet: ${replay.foreign} journal entries were made on another devnet build; kept, not replayed`);
   }
 
+  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
   /**
    * Makes one block, journaled ahead of it: a journal that cannot be written (the database locked by another program
    * past its busy timeout, or the disk full) refuses the block before anything is mined, so a restart never loses a
@@ -178,8 +180,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       );
     }
   }
-
-  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
   /** A journal write whose failure is logged, not thrown: the block it concerns is already settled. */
   function forget(write: () => void, consequence: string): void {
