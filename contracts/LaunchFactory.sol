@@ -23,7 +23,8 @@ interface IERC20Balance {
 
 /// @title Launch factory
 /// @notice See ILaunchFactory. The positions belong to this contract, which has no function that removes liquidity:
-/// the only way anything leaves a position is `collect`, and it collects fees only.
+/// the only way anything leaves a position is `collect`, and it collects fees only. The only pair currency it holds
+/// between calls is a buy-back that waits for a fair price (`buybackPending`).
 contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3SwapCallback, Payments {
     uint256 internal constant BPS = 10_000;
     uint256 internal constant MAX_SUPPLY = 1e30;
@@ -32,14 +33,24 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
     address internal constant DEAD = 0x000000000000000000000000000000000000dEaD;
     uint160 internal constant MIN_SQRT_PRICE_LIMIT = 4295128740;
     uint160 internal constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
+    /// @dev Observations each launched pool keeps, so its recent average price is there for the buy-back.
+    uint16 internal constant OBSERVATIONS = 8;
+    /// @dev The buy-back's reference is the pool's average tick over this many seconds, up to the start of the block.
+    uint32 internal constant BUYBACK_WINDOW = 60;
 
-    /// @notice What the factory keeps of each launch.
+    /// @dev How a swap callback pays the pair currency.
+    uint8 internal constant PAY_WRAPPED = 1;
+    uint8 internal constant PAY_HELD = 2;
+    uint8 internal constant PAY_FROM_CREATOR = 3;
+
+    /// @notice What the factory keeps of each launch: only the ranges it minted liquidity into.
     struct LaunchRecord {
         address creator;
         address royaltyTo;
         uint16 burnBps;
         address pool;
         address pair;
+        uint256 buybackPending;
         Range[] ranges;
     }
 
@@ -49,9 +60,8 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
 
     mapping(address token => LaunchRecord) internal records;
 
-    /// @dev The pool being worked on, and who pays a swap's pair currency: the only callbacks honoured.
+    /// @dev The pool being worked on: the only callbacks honoured.
     address private transient activePool;
-    address private transient pairPayer;
     constructor(ServiceConfig config_, IPancakeV3Factory pancakeFactory_, address wbnb_) {
         config = config_;
         pancakeFactory = pancakeFactory_;
@@ -72,15 +82,24 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         uint256 due = launchFee + (native ? p.firstBuy : 0);
         if (msg.value != due) revert WrongValue(msg.value, due);
 
-        token = address(new LaunchToken{salt: _salt(msg.sender, p.salt)}(p.name, p.symbol, p.supply));
+        // Refuse a pool someone priced before the launch, before anything is created: its price and any liquidity
+        // in it are the other party's, and the supply must meet neither. The check costs the creator little; making
+        // it fail cost the other party a pool.
+        bytes32 salt = _salt(msg.sender, p.salt);
+        address predicted = _tokenAddress(salt, p.name, p.symbol, p.supply);
+        address pool = pancakeFactory.getPool(predicted, p.pair, p.fee);
+        if (pool != address(0)) {
+            (uint160 price,,,,,,) = IPancakeV3Pool(pool).slot0();
+            if (price != 0) revert PoolOccupied(pool);
+        }
+
+        token = address(new LaunchToken{salt: salt}(p.name, p.symbol, p.supply));
         bool tokenIs0 = token < p.pair;
         _checkRanges(p, spacing, tokenIs0);
 
-        address pool = pancakeFactory.getPool(token, p.pair, p.fee);
         if (pool == address(0)) pool = pancakeFactory.createPool(token, p.pair, p.fee);
-        activePool = pool;
-        _open(pool, p.openingTick, tokenIs0, token);
-        _laySupply(pool, p.ranges, token);
+        IPancakeV3Pool(pool).initialize(TickMath.sqrtPriceAtTick(p.openingTick));
+        IPancakeV3Pool(pool).increaseObservationCardinalityNext(OBSERVATIONS);
 
         LaunchRecord storage record = records[token];
         record.creator = msg.sender;
@@ -88,11 +107,11 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         record.burnBps = p.burnBps;
         record.pool = pool;
         record.pair = p.pair;
-        for (uint256 i = 0; i < p.ranges.length; ++i) record.ranges.push(p.ranges[i]);
-
+        activePool = pool;
+        _laySupply(pool, p.ranges, token, tokenIs0, record);
         if (p.firstBuy > 0) _firstBuy(p, pool, token, tokenIs0, native);
         activePool = address(0);
-        if (launchFee > 0) _sendBnb(config.feeRecipient(), launchFee);
+        if (launchFee > 0) _payNative(wbnb, config.feeRecipient(), launchFee);
         emit Launched(
             token,
             msg.sender,
@@ -116,7 +135,8 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         LaunchRecord storage record = records[token];
         address pool = record.pool;
         if (pool == address(0)) revert UnknownToken(token);
-        bool tokenIs0 = token < record.pair;
+        address pair = record.pair;
+        bool tokenIs0 = token < pair;
         uint256 tokenFees;
         uint256 pairFees;
         for (uint256 i = 0; i < record.ranges.length; ++i) {
@@ -133,36 +153,34 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         address recipient = record.royaltyTo == address(0) ? record.creator : record.royaltyTo;
         uint256 burnBps = record.burnBps;
         uint256 pairToBurn = (pairFees * burnBps) / BPS;
-        uint256 tokensToBurn = (tokenFees * burnBps) / BPS;
+        uint256 tokensBurned = (tokenFees * burnBps) / BPS;
         uint256 pairToRoyalty = pairFees - pairToBurn;
-        uint256 tokenToRoyalty = tokenFees - tokensToBurn;
-        if (tokensToBurn > 0) _safeTransfer(token, DEAD, tokensToBurn);
-        if (pairToBurn > 0) {
-            // Buy the token back with the burn share of the pair fees, straight to the dead address.
-            activePool = pool;
-            pairPayer = address(this);
-            (int256 amount0, int256 amount1) = IPancakeV3Pool(pool).swap(
-                DEAD,
-                !tokenIs0,
-                int256(pairToBurn),
-                tokenIs0 ? MAX_SQRT_PRICE_LIMIT : MIN_SQRT_PRICE_LIMIT,
-                abi.encode(record.pair, record.pair)
-            );
-            activePool = address(0);
-            tokensToBurn += uint256(-(tokenIs0 ? amount0 : amount1));
-            // Whatever the pool could not take stays royalty.
-            pairToRoyalty += pairToBurn - uint256(tokenIs0 ? amount1 : amount0);
+        uint256 tokenToRoyalty = tokenFees - tokensBurned;
+        if (tokensBurned > 0) _safeTransfer(token, DEAD, tokensBurned);
+        uint256 buyback = record.buybackPending + pairToBurn;
+        if (buyback > 0) {
+            (uint256 spent, uint256 bought) = _buyBack(pool, pair, tokenIs0, buyback);
+            tokensBurned += bought;
+            buyback -= spent;
+            record.buybackPending = buyback;
         }
         if (tokenToRoyalty > 0) _safeTransfer(token, recipient, tokenToRoyalty);
         if (pairToRoyalty > 0) {
-            if (record.pair == wbnb) {
+            if (pair == wbnb) {
                 IWBNBDeposit(wbnb).withdraw(pairToRoyalty);
-                _sendBnb(recipient, pairToRoyalty);
+                _payNative(wbnb, recipient, pairToRoyalty);
             } else {
-                _safeTransfer(record.pair, recipient, pairToRoyalty);
+                _safeTransfer(pair, recipient, pairToRoyalty);
             }
         }
-        emit Collected(token, recipient, pairFees, tokenFees, pairToRoyalty, tokenToRoyalty, tokensToBurn);
+        emit Collected(
+            token, recipient, pairFees, tokenFees, pairToRoyalty, tokenToRoyalty, tokensBurned, buyback
+        );
+    }
+
+    /// @inheritdoc ILaunchFactory
+    function buybackPending(address token) external view override returns (uint256) {
+        return records[token].buybackPending;
     }
 
     /// @inheritdoc ILaunchFactory
@@ -172,10 +190,7 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         override
         returns (address)
     {
-        bytes32 initCode = keccak256(abi.encodePacked(type(LaunchToken).creationCode, abi.encode(name, symbol, supply)));
-        return address(
-            uint160(uint256(keccak256(abi.encodePacked(hex"ff", address(this), _salt(creator, salt), initCode))))
-        );
+        return _tokenAddress(_salt(creator, salt), name, symbol, supply);
     }
 
     /// @notice A launched token's creator, royalty settings, pool, pair and ranges.
@@ -191,22 +206,20 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         _safeTransfer(token, msg.sender, amount0Owed + amount1Owed);
     }
 
-    /// @notice Pays the pool for a swap: the token from the supply (moving a pre-priced pool), or the pair currency
-    /// for the first buy and the buy-back.
+    /// @notice Pays the pool the pair currency of a swap: the first buy (wrapped from the BNB sent, or pulled from
+    /// the creator's exact allowance) or the buy-back (from the fees held here).
     function pancakeV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external override {
         if (msg.sender != activePool || msg.sender == address(0)) revert NotPool();
-        (address tokenIn, address pair) = abi.decode(data, (address, address));
-        uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
         if (amount0Delta <= 0 && amount1Delta <= 0) return;
-        if (tokenIn != pair) {
-            _safeTransfer(tokenIn, msg.sender, owed);
-        } else if (pairPayer == address(this)) {
-            if (pair == wbnb && IERC20Balance(wbnb).balanceOf(address(this)) < owed) {
-                IWBNBDeposit(wbnb).deposit{value: owed}();
-            }
+        (uint8 mode, address pair, address payer) = abi.decode(data, (uint8, address, address));
+        uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
+        if (mode == PAY_WRAPPED) {
+            IWBNBDeposit(wbnb).deposit{value: owed}();
+            _safeTransfer(wbnb, msg.sender, owed);
+        } else if (mode == PAY_HELD) {
             _safeTransfer(pair, msg.sender, owed);
         } else {
-            _safeTransferFrom(pair, pairPayer, msg.sender, owed);
+            _safeTransferFrom(pair, payer, msg.sender, owed);
         }
     }
 
@@ -255,37 +268,13 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         if (total != BPS || (tokenIs0 ? last.tickUpper != top : last.tickLower != -top)) revert InvalidRanges();
     }
 
-    /// @dev Brings the pool to the opening price. A fresh pool is initialised there. A pool someone created and
-    /// priced first holds no token liquidity (the token did not exist), so moving its price costs nothing but what
-    /// liquidity of the pair they placed in the way: that is bought with supply at above-launch prices, at their
-    /// loss, and its pair proceeds go to the creator.
-    function _open(address pool, int24 openingTick, bool tokenIs0, address token) internal {
-        uint160 target = TickMath.sqrtPriceAtTick(openingTick);
-        (uint160 current,,,,,,) = IPancakeV3Pool(pool).slot0();
-        if (current == 0) {
-            IPancakeV3Pool(pool).initialize(target);
-            return;
-        }
-        if (current == target) return;
-        bool zeroForOne = current > target;
-        address pair = tokenIs0 ? IPancakeV3Pool(pool).token1() : IPancakeV3Pool(pool).token0();
-        // Only the token can be owed when the price has to move towards it; the pair never, as no token liquidity
-        // can exist to be bought.
-        address tokenIn = zeroForOne == tokenIs0 ? token : pair;
-        (int256 amount0, int256 amount1) = IPancakeV3Pool(pool).swap(
-            address(this), zeroForOne, type(int256).max, target, abi.encode(tokenIn, tokenIn == pair ? pair : address(0))
-        );
-        (uint160 reached,,,,,,) = IPancakeV3Pool(pool).slot0();
-        if (reached != target) revert PriceNotReached(reached, target);
-        uint256 pairOut = uint256(-(tokenIs0 ? amount1 : amount0));
-        if (pairOut > 0) _safeTransfer(pair, msg.sender, pairOut);
-    }
-
-    /// @dev Mints each range's share of what supply is left; the last range takes all that remains, dust included,
-    /// and what cannot buy one more unit of liquidity is burned.
-    function _laySupply(address pool, Range[] calldata ranges, address token) internal {
+    /// @dev Mints each range's share of the supply; the last range takes all that remains, dust included, and what
+    /// cannot buy one more unit of liquidity is burned. Only ranges that received liquidity are recorded, so
+    /// `collect` never touches an empty position.
+    function _laySupply(address pool, Range[] calldata ranges, address token, bool tokenIs0, LaunchRecord storage record)
+        internal
+    {
         uint256 supply = IERC20Balance(token).balanceOf(address(this));
-        bool tokenIs0 = token == IPancakeV3Pool(pool).token0();
         bytes memory data = abi.encode(token);
         for (uint256 i = 0; i < ranges.length; ++i) {
             bool last = i == ranges.length - 1;
@@ -294,26 +283,38 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
             uint160 sqrtB = TickMath.sqrtPriceAtTick(ranges[i].tickUpper);
             uint128 liquidity =
                 tokenIs0 ? LiquidityMath.forAmount0(sqrtA, sqrtB, amount) : LiquidityMath.forAmount1(sqrtA, sqrtB, amount);
-            if (liquidity > 0) IPancakeV3Pool(pool).mint(address(this), ranges[i].tickLower, ranges[i].tickUpper, liquidity, data);
+            if (liquidity > 0) {
+                IPancakeV3Pool(pool).mint(address(this), ranges[i].tickLower, ranges[i].tickUpper, liquidity, data);
+                record.ranges.push(ranges[i]);
+            }
         }
         uint256 residue = IERC20Balance(token).balanceOf(address(this));
         if (residue > 0) _safeTransfer(token, DEAD, residue);
     }
 
-    /// @dev The first buy: the pair paid in BNB (wrapped here) or pulled from the creator, the tokens split.
+    /// @dev The first buy, a trade like any other: the site fee is taken from it first, exactly as the router takes it
+    /// from an exact-in buy (rounded up, in the service's favour); the rest buys from the fresh pool, the pair paid in
+    /// BNB (wrapped here) or pulled from the creator, and the tokens are split.
     function _firstBuy(LaunchParams calldata p, address pool, address token, bool tokenIs0, bool native) internal {
-        pairPayer = native ? address(this) : msg.sender;
+        (uint16 siteBps,,, address feeRecipient) = config.fees();
+        uint256 fee = (p.firstBuy * siteBps + BPS - 1) / BPS;
+        uint256 net = p.firstBuy - fee;
+        if (net == 0) revert FirstBuyNotFilled(0, p.firstBuy);
         (int256 amount0, int256 amount1) = IPancakeV3Pool(pool).swap(
             address(this),
             !tokenIs0,
-            int256(p.firstBuy),
+            int256(net),
             tokenIs0 ? MAX_SQRT_PRICE_LIMIT : MIN_SQRT_PRICE_LIMIT,
-            abi.encode(p.pair, p.pair)
+            abi.encode(native ? PAY_WRAPPED : PAY_FROM_CREATOR, p.pair, msg.sender)
         );
         uint256 spent = uint256(tokenIs0 ? amount1 : amount0);
         uint256 tokens = uint256(-(tokenIs0 ? amount0 : amount1));
-        if (spent != p.firstBuy) revert FirstBuyNotFilled(spent, p.firstBuy);
+        if (spent != net) revert FirstBuyNotFilled(spent, net);
         if (tokens < p.minTokens) revert FirstBuyTooSmall(tokens, p.minTokens);
+        if (fee > 0) {
+            if (native) _payNative(wbnb, feeRecipient, fee);
+            else _safeTransferFrom(p.pair, msg.sender, feeRecipient, fee);
+        }
         uint256 recipients = p.firstBuyTo.length;
         if (recipients == 0) {
             _safeTransfer(token, msg.sender, tokens);
@@ -325,7 +326,60 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
                 _safeTransfer(token, p.firstBuyTo[i].wallet, share);
             }
         }
-        emit FirstBuy(token, spent, tokens);
+        emit FirstBuy(token, p.firstBuy, tokens, fee);
+    }
+
+    /// @dev Buys the token with up to `amount` of the pair held here and burns it, but never above a price the pool
+    /// itself vouches for: the average tick of the last `BUYBACK_WINDOW` seconds up to the start of this block (so no
+    /// trade in this block moves it), plus half a tick spacing, and never more than half a spacing above the price
+    /// found. A sandwich around `collect` then pays the pool's fee twice to move the buy-back by less than that fee.
+    /// With too little history, or the price already above the bound, the buy-back waits for a later `collect`.
+    function _buyBack(address pool, address pair, bool tokenIs0, uint256 amount)
+        internal
+        returns (uint256 spent, uint256 bought)
+    {
+        (bool known, int24 average) = _averageTick(pool);
+        if (!known || amount > uint256(type(int256).max)) return (0, 0);
+        (uint160 price, int24 tick,,,,,) = IPancakeV3Pool(pool).slot0();
+        int24 spacing = IPancakeV3Pool(pool).tickSpacing();
+        int24 band = spacing > 1 ? spacing / 2 : int24(1);
+        // The token's price rises with the tick when it is token0, and falls when it is token1.
+        int24 bound = tokenIs0 ? (tick < average ? tick : average) + band : (tick > average ? tick : average) - band;
+        if (bound >= TickMath.MAX_TICK || bound <= TickMath.MIN_TICK) return (0, 0);
+        uint160 limit = TickMath.sqrtPriceAtTick(bound);
+        if (tokenIs0 ? price >= limit : price <= limit) return (0, 0);
+        activePool = pool;
+        (int256 amount0, int256 amount1) =
+            IPancakeV3Pool(pool).swap(DEAD, !tokenIs0, int256(amount), limit, abi.encode(PAY_HELD, pair, address(0)));
+        activePool = address(0);
+        spent = uint256(tokenIs0 ? amount1 : amount0);
+        bought = uint256(-(tokenIs0 ? amount0 : amount1));
+    }
+
+    /// @dev The pool's average tick over the last `BUYBACK_WINDOW` seconds, rounded down; unknown while its
+    /// observations do not reach that far back.
+    function _averageTick(address pool) internal view returns (bool known, int24 tick) {
+        uint32[] memory ago = new uint32[](2);
+        ago[0] = BUYBACK_WINDOW;
+        try IPancakeV3Pool(pool).observe(ago) returns (int56[] memory cumulatives, uint160[] memory) {
+            int56 delta = cumulatives[1] - cumulatives[0];
+            int56 window = int56(uint56(BUYBACK_WINDOW));
+            int56 mean = delta / window;
+            if (delta < 0 && delta % window != 0) mean--;
+            return (true, int24(mean));
+        } catch {
+            return (false, 0);
+        }
+    }
+
+    /// @dev The CREATE2 address of a token with this salt and these constructor arguments.
+    function _tokenAddress(bytes32 salt, string calldata name, string calldata symbol, uint256 supply)
+        internal
+        view
+        returns (address)
+    {
+        bytes32 initCode = keccak256(abi.encodePacked(type(LaunchToken).creationCode, abi.encode(name, symbol, supply)));
+        return address(uint160(uint256(keccak256(abi.encodePacked(hex"ff", address(this), salt, initCode)))));
     }
 
     function _salt(address creator, bytes32 salt) internal pure returns (bytes32) {

@@ -32,6 +32,22 @@ contract ReferralVault is IReferralVault, Payments {
     }
 
     /// @inheritdoc IReferralVault
+    function replaceRoot(uint256 week, bytes32 root, uint256 total) external payable override {
+        address owner = config.owner();
+        if (msg.sender != owner) revert NotOwner();
+        bytes32 old = roots[week];
+        if (old == bytes32(0) || root == bytes32(0)) revert InvalidWeek(week);
+        if (paidOut[week] != 0) revert WeekClaimed(week);
+        uint256 funded = totals[week];
+        uint256 due = total > funded ? total - funded : 0;
+        if (msg.value != due) revert WrongFunding(msg.value, due);
+        roots[week] = root;
+        totals[week] = total;
+        emit RootReplaced(week, old, root, total);
+        if (funded > total) _sendBnb(owner, funded - total);
+    }
+
+    /// @inheritdoc IReferralVault
     function claim(address referrer, Claim[] calldata claims) external override returns (uint256 paid) {
         uint256 count = claims.length;
         if (count == 0 || count > MAX_WEEKS_PER_CLAIM) revert InvalidClaimCount(count);

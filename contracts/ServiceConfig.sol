@@ -4,10 +4,15 @@ pragma solidity 0.8.30;
 /// @title Service configuration
 /// @notice The one place the service's fee rates, launch fee, launch pause and fee recipient live. The factory and
 /// the router read it on every call, and the API reads it live for `GET /settings`. The owner may change every
-/// value, but only within the hard caps below, which no one can change.
+/// value, but only within hard caps that no one can change: the site fee at most 3% of a trade (`MAX_SITE_FEE_BPS`),
+/// the referrer's instant cut at most the site fee it is paid from, the lifetime referral share at most half of the
+/// service's income (`MAX_LIFETIME_REFERRAL_BPS`), and the launch fee at most 1 BNB (`MAX_LAUNCH_FEE_WEI`). Ownership
+/// moves in two steps: the owner proposes, the new owner accepts, so a typo cannot hand the service to no one.
 contract ServiceConfig {
     /// @dev The caller is not the owner.
     error NotOwner();
+    /// @dev The caller is not the proposed owner.
+    error NotPendingOwner();
     /// @dev A rate is above its hard cap, or the referrer's cut is above the site fee it is paid from.
     error RateAboveCap(uint256 rate, uint256 cap);
     /// @dev The launch fee is above its hard cap.
@@ -19,6 +24,7 @@ contract ServiceConfig {
     event LaunchFeeSet(uint256 launchFeeWei);
     event LaunchesPausedSet(bool paused);
     event FeeRecipientSet(address indexed feeRecipient);
+    event OwnershipTransferStarted(address indexed owner, address indexed pendingOwner);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
 
     /// @notice Highest site fee: 3% of a trade.
@@ -29,6 +35,9 @@ contract ServiceConfig {
     uint256 public constant MAX_LAUNCH_FEE_WEI = 1 ether;
 
     address public owner;
+    /// @notice The proposed owner, until it accepts; the zero address when none is proposed.
+    address public pendingOwner;
+    /// @notice Where the site fee and the launch fee go. A recipient that refuses BNB is paid in WBNB.
     address public feeRecipient;
     uint16 public siteFeeBps;
     /// @notice The referrer's instant cut, in bps of the trade, paid out of the site fee (so never above it).
@@ -81,10 +90,18 @@ contract ServiceConfig {
         emit FeeRecipientSet(feeRecipient_);
     }
 
+    /// @notice Proposes a new owner, who must call `acceptOwnership`; the zero address withdraws a proposal.
     function transferOwnership(address newOwner) external onlyOwner {
-        if (newOwner == address(0)) revert ZeroAddress();
-        emit OwnershipTransferred(owner, newOwner);
-        owner = newOwner;
+        pendingOwner = newOwner;
+        emit OwnershipTransferStarted(owner, newOwner);
+    }
+
+    /// @notice Takes the ownership proposed to the caller.
+    function acceptOwnership() external {
+        if (msg.sender != pendingOwner || msg.sender == address(0)) revert NotPendingOwner();
+        emit OwnershipTransferred(owner, msg.sender);
+        owner = msg.sender;
+        pendingOwner = address(0);
     }
 
     function _setFees(uint16 siteFeeBps_, uint16 referrerBps_, uint16 lifetimeBps_) internal {

@@ -152,9 +152,12 @@ contract TradeRouter is ITradeRouter, IPancakeV3SwapCallback, Payments {
         address referrer = trade.referrer;
         if (referrer != address(0)) {
             if (referrer == msg.sender) revert SelfReferral();
-            if (referrerOf[msg.sender] == address(0)) {
+            address bound = referrerOf[msg.sender];
+            if (bound == address(0)) {
                 referrerOf[msg.sender] = referrer;
                 emit Bound(msg.sender, referrer);
+            } else if (bound != referrer) {
+                revert AlreadyBound(bound);
             }
         }
     }
@@ -205,7 +208,7 @@ contract TradeRouter is ITradeRouter, IPancakeV3SwapCallback, Payments {
 
     function _send(address token, bool native, address from, address to, uint256 amount) internal {
         if (amount == 0) return;
-        if (native) _sendBnb(to, amount);
+        if (native) _payNative(wbnb, to, amount);
         else if (from == address(this)) _safeTransfer(token, to, amount);
         else _pull(from, to, amount, token);
     }

@@ -5,10 +5,12 @@ import {IPayments} from "./IPayments.sol";
 
 /// @title Launch factory
 /// @notice Launches a token in one transaction: creates it at an address known in advance, opens its PancakeSwap V3
-/// pool at the asked tick (even when someone created or priced the pool first), lays the whole supply across 1 to 4
-/// single-sided ranges that nobody can ever withdraw, optionally makes a first buy split among recipients, and takes
-/// the launch fee. Later, anyone may collect the positions' trading fees, which pay the creator's royalty, with
-/// `burnBps` of it bought back and burned.
+/// pool at the asked tick, lays the whole supply across 1 to 4 single-sided ranges that nobody can ever withdraw,
+/// optionally makes a first buy (a trade: it pays the site fee) split among recipients, and takes the launch fee. A
+/// pool that someone created but did not price is used; one that someone priced first is refused (`PoolOccupied`),
+/// so no supply ever meets liquidity placed before the launch: launch again with another salt. Later, anyone may
+/// collect the positions' trading fees, which pay the creator's royalty, with `burnBps` of it bought back and burned
+/// at a price the pool's own recent average bounds.
 interface ILaunchFactory is IPayments {
     /// @notice A slice of the supply over [tickLower, tickUpper], `bps` of the supply (all ranges add to 10,000).
     struct Range {
@@ -77,8 +79,8 @@ interface ILaunchFactory is IPayments {
     error FirstBuyTooSmall(uint256 tokens, uint256 minTokens);
     /// @dev The pool could not take the whole first buy.
     error FirstBuyNotFilled(uint256 spent, uint256 asked);
-    /// @dev The pool did not end at the opening price.
-    error PriceNotReached(uint160 sqrtPriceX96, uint160 target);
+    /// @dev Someone priced the token's pool before the launch; the launch creates nothing. Launch with another salt.
+    error PoolOccupied(address pool);
     /// @dev A pool callback came from an address that is not the pool being worked on.
     error NotPool();
     /// @dev The token was not launched by this factory.
@@ -102,10 +104,13 @@ interface ILaunchFactory is IPayments {
         Range[] ranges
     );
 
-    /// @notice The launch's first buy: `spent` of the pair for `tokens`, split among the recipients.
-    event FirstBuy(address indexed token, uint256 spent, uint256 tokens);
+    /// @notice The launch's first buy: `spent` of the pair (the site fee `siteFee` included, as a router buy's
+    /// `pairAmount`) for `tokens`, split among the recipients.
+    event FirstBuy(address indexed token, uint256 spent, uint256 tokens, uint256 siteFee);
 
-    /// @notice Fees collected from a token's positions and where they went.
+    /// @notice Fees collected from a token's positions and where they went. `tokensBurned` adds the burn share of the
+    /// token fees and what the buy-back bought; `buybackPending` is the pair currency kept for a later buy-back, when
+    /// the price was above what the pool's recent average allows.
     event Collected(
         address indexed token,
         address indexed royaltyRecipient,
@@ -113,14 +118,21 @@ interface ILaunchFactory is IPayments {
         uint256 tokenFees,
         uint256 pairToRoyalty,
         uint256 tokenToRoyalty,
-        uint256 tokensBurned
+        uint256 tokensBurned,
+        uint256 buybackPending
     );
 
     /// @notice Launches a token; payable with the launch fee (and, for a BNB pair, the first buy).
     function launch(LaunchParams calldata params) external payable returns (address token);
 
-    /// @notice Collects a launched token's trading fees and pays the royalty; anyone may call it.
+    /// @notice Collects a launched token's trading fees and pays the royalty; anyone may call it. The burn share of
+    /// the pair fees buys the token back, but never above the pool's average price of the last minute (up to the
+    /// start of the block) plus half a tick spacing, nor by more than half a spacing at once: what that leaves is kept
+    /// for the next `collect`.
     function collect(address token) external;
+
+    /// @notice The pair currency kept for a token's next buy-back.
+    function buybackPending(address token) external view returns (uint256);
 
     /// @notice Where `launch` will create a creator's token.
     function tokenAddress(address creator, bytes32 salt, string calldata name, string calldata symbol, uint256 supply)

@@ -30,14 +30,21 @@ interface IReferralVault is IPayments {
     error InvalidProof(uint256 week);
     /// @dev Paying the claim would take more than the week was funded with.
     error WeekOverdrawn(uint256 week);
+    /// @dev Someone was already paid from the week, so its root can no longer change.
+    error WeekClaimed(uint256 week);
     /// @dev No claims, or more than 104 weeks at once.
     error InvalidClaimCount(uint256 count);
 
     event RootPosted(uint256 indexed week, bytes32 root, uint256 total);
+    event RootReplaced(uint256 indexed week, bytes32 oldRoot, bytes32 root, uint256 total);
     event Claimed(address indexed referrer, uint256 indexed week, uint256 amount);
 
     /// @notice Posts a week's root and funds it; `msg.value` must equal `total`.
     function postRoot(uint256 week, bytes32 root, uint256 total) external payable;
+
+    /// @notice Replaces a posted week's root and total, to correct it, as long as nobody has been paid from that week.
+    /// A larger total is funded with the difference as `msg.value`; a smaller one returns the difference to the owner.
+    function replaceRoot(uint256 week, bytes32 root, uint256 total) external payable;
 
     /// @notice Pays `referrer` every week in `claims`, in one transfer. Anyone may send it; the BNB goes to the referrer.
     function claim(address referrer, Claim[] calldata claims) external returns (uint256 paid);

@@ -7,7 +7,9 @@ import {IPayments} from "./IPayments.sol";
 /// @notice Buys and sells launched tokens against their PancakeSwap V3 pool, exact in or exact out, in BNB (paid and
 /// received natively, wrapped inside) or any BEP-20 pair. The payer's tokens are pulled through Permit2. The site fee
 /// is taken on the trade's pair-currency amount and the named referrer's instant cut is paid out of it, so the trader
-/// pays the same with or without a referrer. A wallet's first trade with a referrer binds it to that referrer for ever.
+/// pays the same with or without a referrer. A wallet's first trade with a referrer binds it to that referrer for ever:
+/// its later trades may name that referrer or none, and any other reverts `AlreadyBound`. A fee recipient or referrer
+/// that refuses BNB is paid in WBNB instead, so none can stop a trade.
 interface ITradeRouter is IPayments {
     /// @notice One trade. Which side `amount` and `limit` stand for depends on the function called.
     /// @param token the launched token
@@ -39,6 +41,8 @@ interface ITradeRouter is IPayments {
     error AmountTooSmall();
     /// @dev A wallet cannot refer itself.
     error SelfReferral();
+    /// @dev The wallet is bound for ever to another referrer; name that one, or none.
+    error AlreadyBound(address referrer);
     /// @dev BNB was sent where none is due, or not the amount due.
     error WrongValue(uint256 sent, uint256 due);
     /// @dev A swap callback came from an address that is not the pool being traded.

@@ -3,9 +3,17 @@ pragma solidity 0.8.30;
 
 import {IPayments} from "../interfaces/IPayments.sol";
 
+interface IWrappedNative {
+    function deposit() external payable;
+}
+
 /// @title Payments
 /// @notice The reentrancy lock and the BNB and BEP-20 transfers shared by the router and the factory.
 abstract contract Payments is IPayments {
+    /// @dev Gas a recipient of BNB may use to take it: enough for a multisig's receive hook, too little to stall a
+    /// trade.
+    uint256 internal constant NATIVE_GAS = 50_000;
+
     bool private transient locked;
 
     modifier nonReentrant() {
@@ -18,6 +26,15 @@ abstract contract Payments is IPayments {
     function _sendBnb(address to, uint256 amount) internal {
         (bool ok,) = to.call{value: amount}("");
         if (!ok) revert BnbTransferFailed(to);
+    }
+
+    /// @dev Pays BNB to a recipient that may refuse it (a contract without a receive function, or one that reverts):
+    /// what it refuses is wrapped and sent as WBNB instead, so no recipient can stop the payer's call.
+    function _payNative(address wbnb, address to, uint256 amount) internal {
+        (bool ok,) = to.call{value: amount, gas: NATIVE_GAS}("");
+        if (ok) return;
+        IWrappedNative(wbnb).deposit{value: amount}();
+        _safeTransfer(wbnb, to, amount);
     }
 
     /// @dev ERC-20 transfer that accepts tokens returning nothing, and refuses ones returning false.

@@ -13,7 +13,9 @@ contract ReentrantToken is ERC20 {
     /// @notice Whether the last call back succeeded, and the first four bytes of what it returned or reverted with.
     bool public lastOk;
     bytes4 public lastSelector;
-    uint256 public attempts;
+    /// @notice One more than the calls back made: it starts at 1 so that counting costs little gas, and a receive hook
+    /// under the payers' gas limit for BNB recipients can still call back.
+    uint256 public attempts = 1;
 
     constructor(uint256 supply) ERC20("Hostile", "HOST") {
         _mint(msg.sender, supply);

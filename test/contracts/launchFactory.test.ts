@@ -23,12 +23,7 @@ import {
   ReentrantToken,
   ServiceConfig,
 } from '../../src-main/chain/generated/contracts';
-import {
-  NonfungiblePositionManager,
-  PancakeV3Factory,
-  PancakeV3Pool,
-  WETH9,
-} from '../../src-main/chain/generated/vendor';
+import { PancakeV3Factory, PancakeV3Pool } from '../../src-main/chain/generated/vendor';
 import { devnetChain } from '../../src-main/chain/networks';
 import { getSqrtRatioAtTick } from '../../src-main/core/math/tickMath';
 import { launcher } from '../support/launcher';
@@ -258,9 +253,9 @@ describe('LaunchFactory.launch', () => {
     expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.05'));
   });
 
-  it('fails the launch, keeping nothing, when the fee recipient cannot take BNB', async () => {
+  it("pays the launch fee and the first buy's site fee in WBNB when the fee recipient refuses BNB", async () => {
     const operator = wallet(0);
-    const { config } = devnet.contracts;
+    const { config, wbnb, factory } = devnet.contracts;
     await operator.writeContract({ address: config, abi: ServiceConfig.abi, functionName: 'setLaunchFee', args: [1n] });
     // The config contract itself has no way to receive BNB.
     await operator.writeContract({
@@ -269,7 +264,31 @@ describe('LaunchFactory.launch', () => {
       functionName: 'setFeeRecipient',
       args: [config],
     });
-    expect((await l.launch({ value: 1n })).result).toBe('BnbTransferFailed');
+    const firstBuy = parseEther('1');
+    expect((await l.launch({ value: 1n + firstBuy, firstBuy })).result).toBe('ok');
+    expect(await balanceOf(wbnb, config)).toBe(1n + parseEther('0.01'));
+    expect(await client.getBalance({ address: factory })).toBe(0n);
+    expect(await balanceOf(wbnb, factory)).toBe(0n);
+  });
+
+  it('charges the first buy the site fee, as a router buy of the same size, and buys with the rest', async () => {
+    const recipient = devnet.contracts.siteFeeRecipient;
+    const before = await client.getBalance({ address: recipient });
+    const firstBuy = parseEther('2') + 1n;
+    const launched = await l.launch({ firstBuy, minTokens: 1n });
+    expect(launched.result).toBe('ok');
+    if (!launched.hash) throw new Error('no hash');
+    // Rounded up, in the service's favour, as the router rounds an exact-in buy's fee.
+    const fee = (firstBuy * 100n + 9999n) / 10000n;
+    expect((await client.getBalance({ address: recipient })) - before).toBe(fee);
+    const receipt = await client.getTransactionReceipt({ hash: launched.hash });
+    const [buy] = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'FirstBuy' });
+    expect(buy?.args.spent).toBe(firstBuy);
+    expect(buy?.args.siteFee).toBe(fee);
+    const swapped = parseEventLogs({ abi: PancakeV3Pool.abi, logs: receipt.logs, eventName: 'Swap' });
+    const paid =
+      swapped[0]?.args.amount0 && swapped[0].args.amount0 > 0n ? swapped[0].args.amount0 : swapped[0]?.args.amount1;
+    expect(paid).toBe(firstBuy - fee);
   });
 
   it('refuses launches while paused', async () => {
@@ -355,11 +374,27 @@ describe('LaunchFactory.launch', () => {
 });
 
 describe('LaunchFactory against a front-run pool', () => {
-  for (const direction of ['above', 'below'] as const) {
-    it(`opens at the asked tick when someone created and priced the pool ${direction} first`, async () => {
+  it('uses a pool someone created but did not price, opening it at the asked tick', async () => {
+    const planned = await l.plan({ tokenIs0: true });
+    const { pancakeFactory, wbnb } = devnet.contracts;
+    await wallet(7).writeContract({
+      address: pancakeFactory,
+      abi: PancakeV3Factory.abi,
+      functionName: 'createPool',
+      args: [planned.token, wbnb, 10000],
+    });
+    const launched = await l.launch({ tokenIs0: true });
+    expect(launched.result).toBe('ok');
+    if (!launched.pool) throw new Error('no pool');
+    const [sqrtPriceX96] = await slot0(launched.pool);
+    expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
+  });
+
+  for (const direction of ['above', 'below', 'at'] as const) {
+    it(`refuses a pool someone priced ${direction} the opening tick first, creating nothing`, async () => {
       const planned = await l.plan({ tokenIs0: true });
-      const attacker = wallet(7);
       const { pancakeFactory, wbnb } = devnet.contracts;
+      const attacker = wallet(7);
       await attacker.writeContract({
         address: pancakeFactory,
         abi: PancakeV3Factory.abi,
@@ -372,77 +407,37 @@ describe('LaunchFactory against a front-run pool', () => {
         functionName: 'getPool',
         args: [planned.token, wbnb, 10000],
       })) as Address;
-      const wrongTick = planned.params.openingTick + (direction === 'above' ? 100000 : -100000);
+      const shift = direction === 'above' ? 100000 : direction === 'below' ? -100000 : 0;
       await attacker.writeContract({
         address: pool,
         abi: PancakeV3Pool.abi,
         functionName: 'initialize',
-        args: [getSqrtRatioAtTick(wrongTick)],
+        args: [getSqrtRatioAtTick(planned.params.openingTick + shift)],
       });
-      const launched = await l.launch({ tokenIs0: true });
-      expect(launched.result).toBe('ok');
-      expect(launched.pool).toBe(pool);
-      const [sqrtPriceX96] = await slot0(pool);
-      expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
+      expect((await l.launch({ tokenIs0: true })).result).toBe('PoolOccupied');
+      // Another salt gives another token and another pool: the launch goes through.
+      expect((await l.launch({ tokenIs0: true, saltSeed: 'fresh' })).result).toBe('ok');
     });
   }
-
-  it('buys any pair liquidity placed in the way at the attacker’s loss, paying its proceeds to the creator', async () => {
-    const planned = await l.plan({ tokenIs0: true });
-    const attacker = wallet(7);
-    const { wbnb, positionManager } = devnet.contracts;
-    // A pool priced 100,000 ticks above the launch, with 5 WBNB of bids laid between there and the launch price.
-    const high = planned.params.openingTick + 100000;
-    await attacker.writeContract({
-      address: positionManager,
-      abi: NonfungiblePositionManager.abi,
-      functionName: 'createAndInitializePoolIfNecessary',
-      args: [planned.token, wbnb, 10000, getSqrtRatioAtTick(high)],
-    });
-    await attacker.writeContract({ address: wbnb, abi: WETH9.abi, functionName: 'deposit', value: parseEther('5') });
-    await attacker.writeContract({
-      address: wbnb,
-      abi: WETH9.abi,
-      functionName: 'approve',
-      args: [positionManager, parseEther('5')],
-    });
-    await attacker.writeContract({
-      address: positionManager,
-      abi: NonfungiblePositionManager.abi,
-      functionName: 'mint',
-      args: [
-        {
-          token0: planned.token,
-          token1: wbnb,
-          fee: 10000,
-          tickLower: planned.params.openingTick + 20000,
-          tickUpper: high - 20000,
-          amount0Desired: 0n,
-          amount1Desired: parseEther('5'),
-          amount0Min: 0n,
-          amount1Min: 0n,
-          recipient: attacker.account.address,
-          deadline: 2n ** 40n,
-        },
-      ],
-    });
-    const creatorWbnb = await balanceOf(wbnb, planned.creator.address);
-    const launched = await l.launch({ tokenIs0: true });
-    expect(launched.result).toBe('ok');
-    if (!launched.pool) throw new Error('no pool');
-    const [sqrtPriceX96] = await slot0(launched.pool);
-    expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
-    // The attacker's 5 WBNB bought tokens far above the launch price; the WBNB went to the creator.
-    const gained = (await balanceOf(wbnb, planned.creator.address)) - creatorWbnb;
-    expect(gained > parseEther('4.9')).toBe(true);
-    // Nothing of it is left in the pool: the attacker now holds only tokens bought above the launch price, and
-    // below the launch price there is no one to sell them to.
-    expect(await balanceOf(wbnb, launched.pool)).toBeLessThanOrEqual(1n);
-    expect(await balanceOf(launched.token, devnet.contracts.factory)).toBe(0n);
-  });
 });
 
 describe('LaunchFactory.collect', () => {
+  async function collectOnce(token: Address) {
+    const hash = await wallet(9).writeContract({
+      address: devnet.contracts.factory,
+      abi: LaunchFactory.abi,
+      functionName: 'collect',
+      args: [token],
+    });
+    const [event] = parseEventLogs({
+      abi: LaunchFactory.abi,
+      logs: (await client.getTransactionReceipt({ hash })).logs,
+      eventName: 'Collected',
+    });
+    if (!event) throw new Error('no Collected event');
+    return event.args;
+  }
+
   async function tradeAround(token: Address, pool: Address) {
     const d = routerDriver(devnet, client);
     const p = { token, pair: devnet.contracts.wbnb, pool };
@@ -478,30 +473,53 @@ describe('LaunchFactory.collect', () => {
     expect(event.args.tokensBurned).toBe(0n);
   });
 
-  it('buys back and burns the burn share, paying the rest', async () => {
+  it('keeps the buy-back while the pool has under a minute of history, then buys back and burns at a fair price', async () => {
+    const { wbnb, factory } = devnet.contracts;
     const launched = await l.launch({ creator: 3, burnBps: 5000 });
     if (!launched.pool) throw new Error('no pool');
     await tradeAround(launched.token, launched.pool);
     const deadBefore = await balanceOf(launched.token, DEAD);
-    const hash = await wallet(9).writeContract({
-      address: devnet.contracts.factory,
-      abi: LaunchFactory.abi,
-      functionName: 'collect',
-      args: [launched.token],
-    });
-    const [event] = parseEventLogs({
-      abi: LaunchFactory.abi,
-      logs: (await client.getTransactionReceipt({ hash })).logs,
-      eventName: 'Collected',
-    });
-    if (!event) throw new Error('no Collected event');
-    const { pairFees, tokenFees, pairToRoyalty, tokenToRoyalty, tokensBurned } = event.args;
+    const first = await collectOnce(launched.token);
+    const { pairFees, tokenFees, pairToRoyalty, tokenToRoyalty, tokensBurned, buybackPending } = first;
     expect(pairToRoyalty).toBe(pairFees - pairFees / 2n);
     expect(tokenToRoyalty).toBe(tokenFees - tokenFees / 2n);
-    expect(tokensBurned > tokenFees / 2n).toBe(true);
-    expect((await balanceOf(launched.token, DEAD)) - deadBefore).toBe(tokensBurned);
-    expect(await balanceOf(devnet.contracts.wbnb, devnet.contracts.factory)).toBe(0n);
-    expect(await balanceOf(launched.token, devnet.contracts.factory)).toBe(0n);
+    // Seconds after the launch the pool cannot vouch for a price: the pair's burn share waits, held here.
+    expect(buybackPending).toBe(pairFees / 2n);
+    expect(tokensBurned).toBe(tokenFees / 2n);
+    expect(await balanceOf(wbnb, factory)).toBe(buybackPending);
+    expect(
+      await client.readContract({
+        address: factory,
+        abi: LaunchFactory.abi,
+        functionName: 'buybackPending',
+        args: [launched.token],
+      }),
+    ).toBe(buybackPending);
+
+    await devnet.provider.request({ method: 'evm_increaseTime', params: [120] } as never);
+    await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
+    const [, tickBefore] = await slot0(launched.pool);
+    const second = await collectOnce(launched.token);
+    // It bought: what it spent left the factory, and no more than half a spacing of price moved.
+    expect(second.buybackPending < buybackPending).toBe(true);
+    expect(second.tokensBurned > 0n).toBe(true);
+    expect(await balanceOf(wbnb, factory)).toBe(second.buybackPending);
+    const [, tickAfter] = await slot0(launched.pool);
+    expect(Math.abs(tickAfter - tickBefore)).toBeLessThanOrEqual(100);
+    expect((await balanceOf(launched.token, DEAD)) - deadBefore).toBe(tokensBurned + second.tokensBurned);
+    expect(await balanceOf(launched.token, factory)).toBe(0n);
+  });
+
+  it('pays the royalty in WBNB when the recipient refuses BNB, so collect never stops', async () => {
+    const { config, wbnb } = devnet.contracts;
+    // The config contract has no receive function: as the royalty recipient, it refuses BNB.
+    const launched = await l.launch({ creator: 3, royaltyTo: config });
+    if (!launched.pool) throw new Error('no pool');
+    await tradeAround(launched.token, launched.pool);
+    const before = await balanceOf(wbnb, config);
+    const event = await collectOnce(launched.token);
+    expect(event.pairFees > 0n).toBe(true);
+    expect((await balanceOf(wbnb, config)) - before).toBe(event.pairToRoyalty);
   });
 
   it('refuses tokens it did not launch', async () => {

@@ -42,7 +42,12 @@ function weekTree(week: bigint, earnings: [Address, bigint][]) {
   return { root: tree.root as Hex, total, claimFor };
 }
 
-async function send(index: number, functionName: 'postRoot' | 'claim', args: readonly unknown[], value = 0n) {
+async function send(
+  index: number,
+  functionName: 'postRoot' | 'claim' | 'replaceRoot',
+  args: readonly unknown[],
+  value = 0n,
+) {
   return revertName(
     (async () => {
       const { request } = await client.simulateContract({
@@ -74,6 +79,44 @@ beforeEach(async () => {
 describe('ReferralVault', () => {
   const alice = () => account(11).address;
   const bob = () => account(12).address;
+
+  it('lets the owner correct a week nobody was paid from, funding or refunding the difference', async () => {
+    const wrong = weekTree(3n, [[alice(), parseEther('1')]]);
+    const right = weekTree(3n, [
+      [alice(), parseEther('0.4')],
+      [bob(), parseEther('0.8')],
+    ]);
+    expect(await send(0, 'postRoot', [3n, wrong.root, wrong.total], wrong.total)).toBe('ok');
+    expect(await send(5, 'replaceRoot', [3n, right.root, right.total], parseEther('0.2'))).toBe('NotOwner');
+    expect(await send(0, 'replaceRoot', [4n, right.root, right.total], right.total)).toBe('InvalidWeek');
+    expect(await send(0, 'replaceRoot', [3n, right.root, right.total], parseEther('0.1'))).toBe('WrongFunding');
+    expect(await send(0, 'replaceRoot', [3n, right.root, right.total], parseEther('0.2'))).toBe('ok');
+    // The old proof no longer pays; the new ones do, and the week is funded for exactly its new total.
+    expect(await send(9, 'claim', [alice(), [wrong.claimFor(alice())]])).toBe('InvalidProof');
+    expect(await send(9, 'claim', [alice(), [right.claimFor(alice())]])).toBe('ok');
+    expect(await send(9, 'claim', [bob(), [right.claimFor(bob())]])).toBe('ok');
+    expect(await client.getBalance({ address: vault })).toBe(0n);
+    // Once anyone was paid from it, the week is final.
+    expect(await send(0, 'replaceRoot', [3n, wrong.root, wrong.total], 0n)).toBe('WeekClaimed');
+  });
+
+  it('returns the difference to the owner when a corrected week owes less', async () => {
+    const wrong = weekTree(5n, [[alice(), parseEther('2')]]);
+    const right = weekTree(5n, [[alice(), parseEther('0.5')]]);
+    expect(await send(0, 'postRoot', [5n, wrong.root, wrong.total], wrong.total)).toBe('ok');
+    const owner = account(0).address;
+    const before = await client.getBalance({ address: owner });
+    const hash = await wallet(0).writeContract({
+      address: vault,
+      abi: ReferralVault.abi,
+      functionName: 'replaceRoot',
+      args: [5n, right.root, right.total],
+    });
+    const receipt = await client.getTransactionReceipt({ hash });
+    const gas = receipt.gasUsed * receipt.effectiveGasPrice;
+    expect((await client.getBalance({ address: owner })) - before + gas).toBe(parseEther('1.5'));
+    expect(await client.getBalance({ address: vault })).toBe(parseEther('0.5'));
+  });
 
   it('pays a referrer several weeks in one claim, exactly, and each week only once', async () => {
     const week1 = weekTree(1n, [

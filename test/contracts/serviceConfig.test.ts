@@ -93,11 +93,22 @@ describe('ServiceConfig', () => {
     expect(await send(5, 'transferOwnership', [devnet.accounts[5]?.address])).toBe('NotOwner');
   });
 
-  it('hands ownership over, after which only the new owner may set', async () => {
+  it('hands ownership over in two steps, after which only the new owner may set', async () => {
+    const owner = devnet.accounts[0]?.address;
     const next = devnet.accounts[4]?.address;
-    expect(await send(0, 'transferOwnership', ['0x0000000000000000000000000000000000000000'])).toBe('ZeroAddress');
+    expect(await send(4, 'transferOwnership', [next])).toBe('NotOwner');
+    // A proposal moves nothing: a mistyped address never receives the service, and can be withdrawn.
+    expect(await send(0, 'transferOwnership', [devnet.accounts[5]?.address])).toBe('ok');
+    expect(await read('owner')).toBe(owner);
+    expect(await send(4, 'acceptOwnership', [])).toBe('NotPendingOwner');
+    expect(await send(0, 'transferOwnership', ['0x0000000000000000000000000000000000000000'])).toBe('ok');
+    expect(await send(5, 'acceptOwnership', [])).toBe('NotPendingOwner');
     expect(await send(0, 'transferOwnership', [next])).toBe('ok');
+    expect(await read('pendingOwner')).toBe(next);
+    expect(await send(0, 'setFees', [1, 0, 0])).toBe('ok');
+    expect(await send(4, 'acceptOwnership', [])).toBe('ok');
     expect(await read('owner')).toBe(next);
+    expect(await read('pendingOwner')).toBe('0x0000000000000000000000000000000000000000');
     expect(await send(0, 'setFees', [1, 0, 0])).toBe('NotOwner');
     expect(await send(4, 'setFees', [1, 0, 0])).toBe('ok');
   });

@@ -12,7 +12,7 @@ import {
 } from 'viem';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import { FalseToken, ReentrantToken, TradeRouter } from '../../src-main/chain/generated/contracts';
+import { FalseToken, ReentrantToken, ServiceConfig, TradeRouter } from '../../src-main/chain/generated/contracts';
 import { devnetChain } from '../../src-main/chain/networks';
 import { revertName } from '../support/revertName';
 import { type RouterDriver, routerAbi, routerDriver } from '../support/routerDriver';
@@ -207,16 +207,44 @@ describe('TradeRouter', () => {
     expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, 0n, 0n), 0n)).result).toBe('AmountTooSmall');
   });
 
-  it('refuses a size the pool cannot fill, and a referrer that will not take BNB', async () => {
+  it('refuses a size the pool cannot fill, and pays a referrer that will not take BNB in WBNB', async () => {
     // Below its lowest usable tick a full-range pool has no liquidity: a sale that would push the price past it
     // cannot be filled in one trade. The pool's owner holds enough tokens to try.
     const deep = await createTokenPool(devnet, client, devnet.contracts.wbnb, { supply: 10n ** 45n });
     await d.allowRouter(1, deep.token);
     expect((await d.trade(1, 'sellExactIn', d.params(deep, 10n ** 44n, 0n))).result).toBe('PoolTooThin');
-    // A contract with no way to receive BNB as the referrer: the trade fails rather than keep its cut.
+    // A contract with no way to receive BNB as the referrer: the trade goes through and the cut arrives as WBNB.
     const gross = parseEther('1');
-    const rejecting = d.params(bnbPool, gross, 0n, devnet.contracts.config);
-    expect((await d.trade(TRADER, 'buyExactIn', rejecting, gross)).result).toBe('BnbTransferFailed');
+    const { config, wbnb } = devnet.contracts;
+    const before = await d.balanceOf(wbnb, config);
+    const rejecting = d.params(bnbPool, gross, 0n, config);
+    expect((await d.trade(TRADER, 'buyExactIn', rejecting, gross)).result).toBe('ok');
+    expect((await d.balanceOf(wbnb, config)) - before).toBe(parseEther('0.002'));
+    await expectRouterEmpty();
+  });
+
+  it('keeps trading when the fee recipient refuses BNB, paying it the site fee in WBNB', async () => {
+    const operator = d.wallet(0);
+    const { config, wbnb } = devnet.contracts;
+    // The config contract itself cannot receive BNB: made the fee recipient, it refuses every payment.
+    await operator.writeContract({
+      address: config,
+      abi: ServiceConfig.abi,
+      functionName: 'setFeeRecipient',
+      args: [config],
+    });
+    const gross = parseEther('1');
+    const before = await d.balanceOf(wbnb, config);
+    expect((await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, gross, 0n), gross)).result).toBe('ok');
+    expect((await d.balanceOf(wbnb, config)) - before).toBe(parseEther('0.01'));
+    await d.allowRouter(TRADER, bnbPool.token);
+    const tokens = await d.balanceOf(bnbPool.token, d.account(TRADER).address);
+    const sold = await d.trade(TRADER, 'sellExactIn', d.params(bnbPool, tokens, 0n));
+    expect(sold.result).toBe('ok');
+    if (!sold.hash) throw new Error('no hash');
+    const { siteFee } = await d.tradeEvent(sold.hash);
+    expect((await d.balanceOf(wbnb, config)) - before).toBe(parseEther('0.01') + siteFee);
+    await expectRouterEmpty();
   });
 
   it('fails a sale, keeping nothing, when the pair token will not transfer out', async () => {
@@ -246,7 +274,7 @@ describe('TradeRouter', () => {
     );
   });
 
-  it('binds a wallet to its first referrer for ever', async () => {
+  it('binds a wallet to its first referrer for ever, and refuses any other referrer after', async () => {
     const trader = d.account(TRADER).address;
     await d.trade(
       TRADER,
@@ -254,18 +282,24 @@ describe('TradeRouter', () => {
       d.params(bnbPool, parseEther('0.1'), 0n, d.account(REFERRER).address),
       parseEther('0.1'),
     );
-    const { hash } = await d.trade(
+    const other = await d.trade(
       TRADER,
       'buyExactIn',
       d.params(bnbPool, parseEther('0.1'), 0n, d.account(7).address),
       parseEther('0.1'),
     );
-    if (!hash) throw new Error('no hash');
+    expect(other.result).toBe('AlreadyBound');
     expect(
       await client.readContract({ address: devnet.contracts.router, abi, functionName: 'referrerOf', args: [trader] }),
     ).toBe(d.account(REFERRER).address);
-    // The second trade still paid its named referrer the instant cut.
-    expect((await d.tradeEvent(hash)).referrer).toBe(d.account(7).address);
+    const { hash } = await d.trade(
+      TRADER,
+      'buyExactIn',
+      d.params(bnbPool, parseEther('0.1'), 0n, d.account(REFERRER).address),
+      parseEther('0.1'),
+    );
+    if (!hash) throw new Error('no hash');
+    expect((await d.tradeEvent(hash)).referrerCut).toBe(parseEther('0.0002'));
   });
 
   it('honours a swap callback only from the pool of the trade under way', async () => {
@@ -335,7 +369,7 @@ describe('TradeRouter against hostile tokens and referrers', () => {
     });
     await arm(reentry);
     expect((await d.trade(TRADER, 'buyExactIn', d.params(hostilePool, parseEther('10'), 1n))).result).toBe('ok');
-    expect((await hostileRead('attempts')) as bigint).toBeGreaterThan(0n);
+    expect((await hostileRead('attempts')) as bigint).toBeGreaterThan(1n);
     expect(await hostileRead('lastOk')).toBe(false);
     expect(await hostileRead('lastSelector')).toBe(selector('Reentered'));
   });
