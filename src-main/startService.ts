@@ -17,7 +17,7 @@ import { DollarPrices } from './services/dollarPrices';
 import { Indexer } from './services/indexer';
 import { Intents } from './services/intents';
 import { LaunchImages } from './services/launchImages';
-import { LaunchService } from './services/launchService';
+import { LaunchService, type SaltSource } from './services/launchService';
 import { LifetimeIncome } from './services/lifetimeIncome';
 import { LifetimeWeeks } from './services/lifetimeWeeks';
 import { MediaStore } from './services/mediaStore';
@@ -53,6 +53,8 @@ export interface ServiceOptions {
   seed?: boolean;
   /** The most gas one launch may use (EIP-7825's cap by default); tests lower it to reach TOO_MUCH_GAS. */
   maxTxGas?: bigint;
+  /** Where launch salts come from (random by default); tests replay a salt whose pool someone priced first. */
+  launchSalts?: SaltSource;
   /** Blocks on top of a block before its events are indexed and served; 0 on the devnet, 3 elsewhere by default. */
   confirmations?: number;
   /** Largest block range of one eth_getLogs of the indexer (2,000 by default). */
@@ -143,7 +145,7 @@ export function composeServices(
     indexedBlock: () => indexer.indexedBlock(),
   });
   const builds = new BuildService(chain, quotes, eligibility);
-  const launches = new LaunchService(chain, settings, media, options.maxTxGas, prices);
+  const launches = new LaunchService(chain, settings, media, options.maxTxGas, prices, options.launchSalts);
   const income = new LifetimeIncome(chain, tokens, prices);
   const weeks = new LifetimeWeeks(
     db,

@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
-import { DevStablecoin, LaunchFactory, ServiceConfig } from '../src-main/chain/generated/contracts';
+import { DevStablecoin, FalseToken, LaunchFactory, ServiceConfig } from '../src-main/chain/generated/contracts';
 import { PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
 import { type ApiClient, apiClient } from './support/apiClient';
@@ -249,19 +249,28 @@ describe('POST /build/launch against the chain state', () => {
   });
 
   it('answers SIMULATION_FAILED with the reason when the launch would revert', async () => {
-    // A launch fee paid to a contract that cannot take BNB makes every launch revert.
-    await asOperator('setLaunchFee', [1n]);
-    const config = await asOperator('setFeeRecipient', [
-      ((await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> }).contracts
-        .config,
-    ]);
-    const { status, body } = await post('/build/launch', base());
+    // A pair token that refuses to move the creator's tokens makes the first buy, and so the launch, revert.
+    const account = privateKeyToAccount(testAccounts()[2]?.privateKey ?? '0x');
+    const wallet = createWalletClient({ account, chain: devnetChain, transport: http(`${service.origin}/rpc`) });
+    const deployed = await wallet.deployContract({
+      abi: FalseToken.abi,
+      bytecode: FalseToken.bytecode,
+      args: [10n ** 24n],
+    });
+    const falsy = (await client.getTransactionReceipt({ hash: deployed })).contractAddress as Address;
+    const factory = ((await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> })
+      .contracts.factory as Address;
+    for (const [functionName, args] of [
+      ['approve', [factory, 10n ** 24n]],
+      ['refuseTransfersFrom', [account.address]],
+    ] as const) {
+      const hash = await wallet.writeContract({ address: falsy, abi: FalseToken.abi, functionName, args } as never);
+      expect((await client.getTransactionReceipt({ hash })).status).toBe('success');
+    }
+    const { status, body } = await post('/build/launch', { ...base(), pair: falsy, firstBuy: '1' });
     expect(status).toBe(422);
     expect(body.error.code).toBe('SIMULATION_FAILED');
-    expect(body.error.detail.revert.name).toBe('BnbTransferFailed');
-    await asOperator('setFeeRecipient', [testAccounts()[0]?.address]);
-    await asOperator('setLaunchFee', [0n]);
-    expect(config).toMatch(/^0x/);
+    expect(body.error.detail.revert.name).toBe('TokenTransferFailed');
   });
 
   it('answers NO_PRICE, SHAPE_BELOW_LADDER, IMAGE_TOO_LARGE and INVALID_METADATA', async () => {

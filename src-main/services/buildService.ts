@@ -243,7 +243,7 @@ export class BuildService {
     if (erc20Allowance < payMax) {
       steps.push({
         step: 'approve-permit2',
-        explain: `Let Permit2 move your ${symbol} (once per token; the router can still take nothing until the next step).`,
+        explain: `Let Permit2 (${permit2}) move any amount of your ${symbol}, with no end date (once per token; the router can still take nothing until the next step).`,
         tx: {
           chainId,
           to: payToken,
@@ -256,7 +256,7 @@ export class BuildService {
       const expiry = Math.floor(Date.now() / 1000) + LIMITS.permitDays * 86_400;
       steps.push({
         step: 'approve-router',
-        explain: `Let the trade router spend your ${symbol} through Permit2 for ${LIMITS.permitDays} days.`,
+        explain: `Let the trade router (${router}) spend any amount of your ${symbol} through Permit2 for ${LIMITS.permitDays} days, until ${new Date(expiry * 1000).toISOString()}.`,
         tx: {
           chainId,
           to: permit2,

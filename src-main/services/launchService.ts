@@ -9,16 +9,18 @@ import {
   type Hex,
   isAddress,
   keccak256,
-  maxUint256,
+  zeroAddress,
 } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, LaunchFactory, LaunchToken } from '../chain/generated/contracts';
+import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
 import { ApiError } from '../core/errors';
 import { layOut } from '../core/launch/layOut';
 import { openingTick } from '../core/launch/openingTick';
 import { readShape, shapeTicks } from '../core/launch/shapes';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
 import { simulateSwap } from '../core/swap/simulateSwap';
+import { siteFeeOn } from '../core/trade/siteFee';
 import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
 import { readAddress } from '../core/units/readAddress';
 import type { Step, UnsignedTx } from './buildService';
@@ -64,6 +66,11 @@ export interface LaunchBuild {
   body: Record<string, unknown>;
 }
 
+/** A fresh 32-byte salt; tests may pass their own sequence to play a salt whose pool someone already priced. */
+export type SaltSource = () => Hex;
+
+const randomSalt: SaltSource = () => `0x${randomBytes(32).toString('hex')}` as Hex;
+
 /**
  * Builds an unsigned launch for a wallet: validates every field as the spec says, opens at the tick for the asked
  * cap, lays out the shape, quotes the first buy against the fresh pool, stores the metadata, picks a salt for a free
@@ -77,6 +84,7 @@ export class LaunchService {
     /** The most gas one launch may use; EIP-7825's per-transaction cap unless a test sets less. */
     private readonly maxTxGas: bigint = MAX_TX_GAS,
     private readonly prices: DollarPrices = new DollarPrices(chain),
+    private readonly nextSalt: SaltSource = randomSalt,
   ) {}
 
   async build(body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -116,8 +124,17 @@ export class LaunchService {
     const split = readSplit(body.firstBuyTo, firstBuy);
     const metadata = await this.readMetadata(body, name, symbol);
 
-    // A salt whose token address is free; which side of the pair it sorts on decides the orientation.
-    const { salt, token } = await this.freeTokenAddress(factory, wallet, name, symbol, supplyWei);
+    // A salt whose token address is free and whose pool nobody has priced (the factory refuses such a pool); which
+    // side of the pair the token sorts on decides the orientation.
+    const { salt, token } = await this.freeTokenAddress(
+      factory,
+      wallet,
+      name,
+      symbol,
+      supplyWei,
+      pair.address,
+      feeTier,
+    );
     const tokenIs0 = BigInt(token) < BigInt(pair.address);
     let opening: ReturnType<typeof openingTick>;
     try {
@@ -137,8 +154,16 @@ export class LaunchService {
     }
     let minTokens = 0n;
     let expectedTokens = 0n;
+    // The first buy is a trade: the factory takes the site fee from it, as the router does from an exact-in buy.
+    const siteFeeBps = settings.fees.siteFeeBps;
+    const firstBuyFee = siteFeeOn(firstBuy, siteFeeBps);
     if (firstBuy > 0n) {
-      const quote = simulateSwap(layout.pool, !tokenIs0, firstBuy);
+      if (firstBuy <= firstBuyFee) {
+        throw new ApiError('AMOUNT_TOO_SMALL', 'the first buy would leave nothing after the site fee', {
+          field: 'firstBuy',
+        });
+      }
+      const quote = simulateSwap(layout.pool, !tokenIs0, firstBuy - firstBuyFee);
       if (!quote.filled) {
         // More than buying the whole supply up to the highest price the pool can hold would cost.
         throw new ApiError('POOL_TOO_THIN', 'the fresh pool cannot fill a first buy this large in one trade', {
@@ -192,17 +217,18 @@ export class LaunchService {
         }),
       );
       if (allowance < firstBuy) {
+        // Exactly the first buy (site fee included), never an unlimited allowance: the factory pulls it once.
         const data = encodeFunctionData({
           abi: DevStablecoin.abi,
           functionName: 'approve',
-          args: [factory, maxUint256],
+          args: [factory, firstBuy],
         });
         const gas = await chainRead('the gas of an approval', () =>
           client.estimateGas({ account: wallet, to: pair.address, data }),
         );
         requires.push({
           step: 'approve-factory',
-          explain: `Let the launch factory take the ${pair.symbol} of the first buy from your wallet.`,
+          explain: `Let the launch factory (${factory}) take exactly ${formatWithSymbol(firstBuy, pair)} from your wallet, once, for the first buy and its site fee.`,
           tx: { chainId: this.chain.chainId, to: pair.address, data, value: '0', gas: withMargin(gas).toString() },
         });
       }
@@ -263,7 +289,7 @@ export class LaunchService {
       `Launch ${name} (${symbol}), ${formatDecimalAmount(supplyWei, 18)} tokens, at a ${trim(capNumber)} ${pair.symbol} market cap ` +
       `against ${pair.symbol} (${FEE_TIERS.find((t) => t.bps === feeTier)?.label} pool)` +
       (firstBuy > 0n
-        ? `, buying about ${formatDecimalAmount(expectedTokens, 18)} ${symbol} for ${formatWithSymbol(firstBuy, pair)} (at least ${formatDecimalAmount(minTokens, 18)})`
+        ? `, buying about ${formatDecimalAmount(expectedTokens, 18)} ${symbol} for ${formatWithSymbol(firstBuy, pair)} (at least ${formatDecimalAmount(minTokens, 18)}; of it a ${formatWithSymbol(firstBuyFee, pair)} site fee, ${siteFeeBps / 100}%)`
         : '') +
       (launchFeeWei > 0n ? `, paying a ${formatWithSymbol(launchFeeWei, bnbCurrency)} launch fee` : '') +
       '; the liquidity is locked for ever.';
@@ -292,6 +318,12 @@ export class LaunchService {
           ? {
               spend: { amount: formatDecimalAmount(firstBuy, pair.decimals), wei: firstBuy.toString() },
               minTokens: { amount: formatDecimalAmount(minTokens, 18), wei: minTokens.toString() },
+              siteFee: {
+                amount: formatDecimalAmount(firstBuyFee, pair.decimals),
+                wei: firstBuyFee.toString(),
+                symbol: pair.symbol,
+                bps: siteFeeBps,
+              },
             }
           : null,
       launchFee: { amount: formatDecimalAmount(launchFeeWei, 18), wei: launchFeeWei.toString() },
@@ -408,22 +440,51 @@ export class LaunchService {
     };
   }
 
-  private async freeTokenAddress(factory: Address, creator: Address, name: string, symbol: string, supply: bigint) {
+  private async freeTokenAddress(
+    factory: Address,
+    creator: Address,
+    name: string,
+    symbol: string,
+    supply: bigint,
+    pair: Address,
+    feeTier: number,
+  ) {
+    const { client, addresses } = this.chain;
     const bytecodeHash = keccak256(
       encodeDeployData({ abi: LaunchToken.abi, bytecode: LaunchToken.bytecode, args: [name, symbol, supply] }),
     );
     for (let attempt = 0; attempt < 8; attempt++) {
-      const salt = `0x${randomBytes(32).toString('hex')}` as Hex;
+      const salt = this.nextSalt();
       const token = getContractAddress({
         opcode: 'CREATE2',
         from: factory,
         salt: keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [creator, salt])),
         bytecodeHash,
       });
-      const code = await chainRead('the token address', () => this.chain.client.getCode({ address: token }));
-      if (!code || code === '0x') return { salt, token };
+      const code = await chainRead('the token address', () => client.getCode({ address: token }));
+      if (code && code !== '0x') continue;
+      if (await this.poolPriced(addresses.pancakeFactory, token, pair, feeTier)) continue;
+      return { salt, token };
     }
     throw new ApiError('INTERNAL', 'no free token address was found');
+  }
+
+  /** Whether someone created and priced the token's pool already: the factory would refuse it (PoolOccupied). */
+  private async poolPriced(pancakeFactory: Address, token: Address, pair: Address, feeTier: number): Promise<boolean> {
+    const { client } = this.chain;
+    const pool = await chainRead("the token's pool", () =>
+      client.readContract({
+        address: pancakeFactory,
+        abi: PancakeV3Factory.abi,
+        functionName: 'getPool',
+        args: [token, pair, feeTier],
+      }),
+    );
+    if (pool === zeroAddress) return false;
+    const [sqrtPriceX96] = await chainRead("the token's pool", () =>
+      client.readContract({ address: pool, abi: PancakeV3Pool.abi, functionName: 'slot0' }),
+    );
+    return sqrtPriceX96 !== 0n;
   }
 }
 

@@ -34,6 +34,17 @@ export async function simulateFrom(
     const revert = revertOf(cause);
     if (revert === undefined)
       throw new ApiError('CHAIN_UNREACHABLE', 'the simulation could not reach the chain', { cause });
+    if (revert.name === 'AlreadyBound') {
+      // The router keeps the binding: a bound wallet naming another referrer is the spec's ALREADY_BOUND, however
+      // the build got that far (a binding made since the build read it, say).
+      const boundTo = revert.args[0];
+      throw new ApiError('ALREADY_BOUND', `${wallet} is bound to referrer ${boundTo} for life`, {
+        field: 'referrer',
+        fix: `Name ${boundTo} as the referrer, or send referrer null.`,
+        detail: { boundTo, revert },
+        cause,
+      });
+    }
     throw new ApiError('SIMULATION_FAILED', `${what} would revert: ${revert.name}`, { detail: { revert }, cause });
   }
 }

@@ -254,12 +254,22 @@ describe('checkTransaction: claims and steps', () => {
   it('passes each approval step to its spender, and fails a swapped spender, token or function', () => {
     expect(failed(check(erc20ApproveTx(TOKEN, KNOWN.permit2), step('approve-permit2', TOKEN)))).toEqual([]);
     expect(failed(check(permit2ApproveTx(TOKEN, KNOWN.router, month), step('approve-router', TOKEN)))).toEqual([]);
-    expect(failed(check(erc20ApproveTx(USDT, KNOWN.factory), step('approve-factory', USDT)))).toEqual([]);
+    const firstBuy = 10n ** 20n;
+    const factoryStep = { ...step('approve-factory', USDT), amount: firstBuy };
+    expect(failed(check(erc20ApproveTx(USDT, KNOWN.factory, firstBuy), factoryStep))).toEqual([]);
 
     const cases: [string, UnsignedTx, StepExpectation, string[]][] = [
       ['spender swapped', erc20ApproveTx(TOKEN, OTHER), step('approve-permit2', TOKEN), ['spender-known']],
       ['router swapped', permit2ApproveTx(TOKEN, OTHER, month), step('approve-router', TOKEN), ['spender-known']],
-      ['factory swapped', erc20ApproveTx(USDT, KNOWN.permit2), step('approve-factory', USDT), ['spender-known']],
+      ['factory swapped', erc20ApproveTx(USDT, KNOWN.permit2, firstBuy), factoryStep, ['spender-known']],
+      ['factory unlimited', erc20ApproveTx(USDT, KNOWN.factory), factoryStep, ['amount-matches']],
+      ['factory over the buy', erc20ApproveTx(USDT, KNOWN.factory, firstBuy + 1n), factoryStep, ['amount-matches']],
+      [
+        'factory, no amount known',
+        erc20ApproveTx(USDT, KNOWN.factory),
+        step('approve-factory', USDT),
+        ['amount-matches'],
+      ],
       ['another token', erc20ApproveTx(USDT, KNOWN.permit2), step('approve-permit2', TOKEN), ['to-known']],
       ['permit token', permit2ApproveTx(USDT, KNOWN.router, month), step('approve-router', TOKEN), ['token-matches']],
       [

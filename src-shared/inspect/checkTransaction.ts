@@ -69,6 +69,8 @@ export interface CheckContext extends DecodeContext {
 export const CLOCK_SKEW_SECONDS = 120;
 /** ServiceConfig's hard cap on the launch fee (1 BNB): more can never be due. */
 const MAX_LAUNCH_FEE_WEI = 10n ** 18n;
+/** Approvals at or above 2^255 are read as unlimited, as wallets show them. */
+const MAX_UINT256_HALF = 2n ** 255n;
 
 /**
  * Checks a decoded transaction against what the user asked for, so that a transaction that differs from its
@@ -431,9 +433,32 @@ function checkStep(c: Checks, e: StepExpectation): void {
       'approve',
       `ERC-20 ${currencyAt(e.token, known, c.ctx.tokens)?.symbol ?? 'token'}`,
     );
-    if (call) spender(c, call.spender, spenderIs, e.step === 'approve-permit2' ? 'Permit2' : 'the launch factory');
+    if (call) {
+      spender(c, call.spender, spenderIs, e.step === 'approve-permit2' ? 'Permit2' : 'the launch factory');
+      if (e.step === 'approve-factory') factoryAmount(c, call.amount, e.amount, e.token);
+    }
   }
   c.value(0n, 'an approval sends no BNB');
+}
+
+/** The factory pulls the first buy once: its approval is for exactly that amount, and is never unlimited. */
+function factoryAmount(c: Checks, found: bigint, wanted: bigint | undefined, token: Address): void {
+  const shown = (amount: bigint) => (amount >= MAX_UINT256_HALF ? 'an unlimited amount' : c.amount(amount, token));
+  if (wanted === undefined) {
+    c.add(
+      'amount-matches',
+      found < MAX_UINT256_HALF,
+      `approves ${shown(found)}`,
+      `approves ${shown(found)} to the launch factory, which only ever needs the first buy`,
+    );
+    return;
+  }
+  c.add(
+    'amount-matches',
+    found === wanted,
+    `approves exactly the first buy, ${shown(found)}`,
+    `approves ${shown(found)}; the first buy needs exactly ${shown(wanted)}`,
+  );
 }
 
 function spender(c: Checks, found: Address, wanted: Address, what: string): void {
@@ -493,8 +518,10 @@ function checkUnsigned(c: Checks, e: UnsignedExpectation): void {
       c.value(0n, 'an approval sends no BNB');
       break;
     case 'erc20-approve': {
-      const wanted = sameAddress(call.spender, known.factory) ? known.factory : known.permit2;
+      const toFactory = sameAddress(call.spender, known.factory);
+      const wanted = toFactory ? known.factory : known.permit2;
       spender(c, call.spender, wanted, 'Permit2 or the launch factory');
+      if (toFactory) factoryAmount(c, call.amount, undefined, call.token);
       c.value(0n, 'an approval sends no BNB');
       break;
     }

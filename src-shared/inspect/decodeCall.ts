@@ -395,6 +395,11 @@ function describe(summary: TxSummary, ctx: DecodeContext, tokens: TokenInfos, va
     summary.fees.poolFeeTier = params.fee;
     summary.fees.burnBps = params.burnBps;
     summary.fees.launchFeeWei = fee >= 0n ? fee.toString() : null;
+    if (params.firstBuy > 0n) {
+      // The first buy is a trade: the factory takes the site fee from it before it buys.
+      summary.fees.siteFeeBps = ctx.rates?.siteFeeBps ?? null;
+      summary.notes.push('the first buy pays the site fee out of its amount, as a router buy does');
+    }
     unknownToken(params.pair);
     summary.notes.push('the launched token has 18 decimals, and the factory creates it for the sending wallet');
   } else if (call.kind === 'claim') {

@@ -75,6 +75,8 @@ export interface StepExpectation {
   token: Address;
   /** The latest Permit2 expiry accepted, in seconds from now. */
   permitMaxSeconds: number;
+  /** The exact amount an approval of the launch factory must be for: the first buy, never more. */
+  amount?: bigint;
 }
 
 /** A bare transaction with no claims beside it: only what the call itself implies can be checked. */

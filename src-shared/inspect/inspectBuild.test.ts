@@ -87,7 +87,11 @@ function launchBuild() {
     salt: params.salt,
     metadata: { uri: params.metadataURI },
     requires: [
-      { step: 'approve-factory', explain: 'Let the factory take USDT', tx: erc20ApproveTx(USDT, KNOWN.factory) },
+      {
+        step: 'approve-factory',
+        explain: 'Let the factory take USDT',
+        tx: erc20ApproveTx(USDT, KNOWN.factory, params.firstBuy),
+      },
     ],
     tx: launchTx(params, parseEther('0.1')),
     simulation: { ran: false, ok: false },
@@ -200,6 +204,12 @@ describe('inspectBuild', () => {
       launchTx(launchParams({ pair: USDT, firstBuyTo: [{ wallet: REFERRER, bps: 10000 }] }), 1n),
     );
     expect(failedIds(inspectBuild(swapped, ctx))).toEqual(['recipients-match', 'value-matches']);
+    // The factory's approval is for exactly the first buy: an unlimited one fails, whatever the build says.
+    const unlimited = launchBuild();
+    const approval = unlimited.requires[0];
+    if (!approval) throw new Error('no approval step');
+    approval.tx = erc20ApproveTx(USDT, KNOWN.factory);
+    expect(failedIds(inspectBuild(unlimited, ctx))).toEqual(['amount-matches']);
   });
 
   it('checks a claim build', () => {

@@ -328,7 +328,15 @@ function readLaunch(r: Reader, ctx: ReadContext): ReadBuild {
     kind: 'launch',
     wallet,
     intentId: null,
-    steps: readSteps(r, wallet, pair, approvals, ctx, 'this launch takes no token from the wallet'),
+    steps: readSteps(
+      r,
+      wallet,
+      pair,
+      approvals,
+      ctx,
+      'this launch takes no token from the wallet',
+      firstBuy ?? undefined,
+    ),
     main: {
       tx: r.tx('tx'),
       expectation: {
@@ -391,6 +399,8 @@ function readSteps(
   allowed: readonly StepName[],
   ctx: ReadContext,
   noneNeeded: string,
+  /** The exact amount an approval of the factory must be for (the launch's first buy). */
+  factoryAmount?: bigint,
 ): (ReadTx & { step: string })[] {
   if (r.get('requires') === undefined) return [];
   return r.array('requires').map((_, i) => {
@@ -415,7 +425,14 @@ function readSteps(
       permitMaxSeconds: ctx.limits.permitDays * 86_400,
     };
     const expectation: Expectation = known
-      ? { kind: 'step', step: step as StepName, wallet, token, permitMaxSeconds: limits.permitMaxSeconds }
+      ? {
+          kind: 'step',
+          step: step as StepName,
+          wallet,
+          token,
+          permitMaxSeconds: limits.permitMaxSeconds,
+          ...(step === 'approve-factory' && factoryAmount !== undefined ? { amount: factoryAmount } : {}),
+        }
       : { kind: 'unsigned', ...limits };
     return { step, tx: 'tx' in read ? read.tx : null, expectation, problems };
   });

@@ -102,7 +102,7 @@ export function permit2ApproveTx(token: Address, spender: Address, expiration: n
   return { chainId: CHAIN_ID, to: KNOWN.permit2, data, value: '0' };
 }
 
-export function erc20ApproveTx(token: Address, spender: Address): UnsignedTx {
-  const data = encodeFunctionData({ abi: launchTokenAbi, functionName: 'approve', args: [spender, maxUint256] });
+export function erc20ApproveTx(token: Address, spender: Address, amount: bigint = maxUint256): UnsignedTx {
+  const data = encodeFunctionData({ abi: launchTokenAbi, functionName: 'approve', args: [spender, amount] });
   return { chainId: CHAIN_ID, to: token, data, value: '0' };
 }

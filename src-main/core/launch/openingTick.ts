@@ -21,9 +21,9 @@ export interface Opening {
 }
 
 /**
- * The tick a launch opens at for an asked market cap: the usable tick whose price is nearest above the asked one,
- * so a launch never opens cheaper than its creator asked (ticks are about 2% apart on the 1% tier, so it opens
- * near, not at, the asked cap). Throws RangeError when the cap cannot be expressed as a pool price.
+ * The tick a launch opens at for an asked market cap: the usable tick whose price is nearest the asked one, in
+ * ratio (ticks are about 2% apart on the 1% tier, so a launch opens within about 1% of the asked cap, above or below).
+ * Throws RangeError when the cap cannot be expressed as a pool price.
  *
  * @example openingTick({ capPairWei: 10n ** 18n, supplyWei: 10n ** 27n, tokenIs0: true, tickSpacing: 200 })
  */
@@ -35,15 +35,11 @@ export function openingTick({ capPairWei, supplyWei, tokenIs0, tickSpacing }: Op
   const top = Math.floor(MAX_TICK / tickSpacing) * tickSpacing;
   const bottom = -top;
   const exact = clampTick(sqrtPrice);
-  let tick: number;
-  if (tokenIs0) {
-    // The least usable tick whose price is at least the asked one.
-    tick = Math.ceil(exact / tickSpacing) * tickSpacing;
-    if (getSqrtRatioAtTick(tick) < sqrtPrice) tick += tickSpacing;
-  } else {
-    // The token's price rises as the tick falls: the greatest usable tick whose price is at most the asked one.
-    tick = Math.floor(exact / tickSpacing) * tickSpacing;
-  }
+  // The usable ticks on either side of the asked price; the nearer in ratio wins: √lo·√hi is the geometric middle.
+  const below = Math.floor(exact / tickSpacing) * tickSpacing;
+  const above = below + tickSpacing;
+  const middle = getSqrtRatioAtTick(below) * getSqrtRatioAtTick(above);
+  const tick = sqrtPrice * sqrtPrice >= middle ? above : below;
   if (tick <= bottom || tick >= top) throw new RangeError('the market cap is beyond the prices a pool can hold');
   const sqrtPriceX96 = getSqrtRatioAtTick(tick);
   return { tick, sqrtPriceX96, capPairWei: pairValueOf(supplyWei, sqrtPriceX96, tokenIs0) };
