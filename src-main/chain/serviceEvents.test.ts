@@ -77,6 +77,7 @@ describe('decodeServiceEvent', () => {
         token: addressFrom(n),
         spent: uintFrom(n),
         tokens: uintFrom(n * 5),
+        siteFee: uintFrom(n * 7),
       });
       expect(decodeServiceEvent(firstBuy)).toEqual({
         ...at,

@@ -35,7 +35,7 @@ export interface LaunchFacts {
 export type ServiceEvent = EventPosition &
   (
     | ({ kind: 'launched' } & LaunchFacts)
-    | { kind: 'firstBuy'; token: Address; spent: bigint; tokens: bigint }
+    | { kind: 'firstBuy'; token: Address; spent: bigint; tokens: bigint; siteFee: bigint }
     | {
         kind: 'collected';
         token: Address;
@@ -207,7 +207,7 @@ function decodeFrequent(log: RawLog, at: EventPosition): ServiceEvent | null {
         referrer: addressOf(topicAt(log, 2)),
       };
     case FIRST_BUY_TOPIC:
-      exactWords(data, 2);
+      exactWords(data, 3);
       return {
         block: at.block,
         logIndex: at.logIndex,
@@ -216,6 +216,7 @@ function decodeFrequent(log: RawLog, at: EventPosition): ServiceEvent | null {
         token: addressOf(topicAt(log, 1)),
         spent: uintWord(data, 0),
         tokens: uintWord(data, 1),
+        siteFee: uintWord(data, 2),
       };
     case LAUNCHED_TOPIC:
       if (data.length < 2 + 11 * 64) throw new Error('event data too short for Launched');

@@ -96,6 +96,7 @@ describe('IndexStore writes', () => {
       token: address(100),
       spent: 5n,
       tokens: 7n,
+      siteFee: 1n,
     };
     store.write({ events: [firstBuy, launch], timestamps: new Map([[8, 1]]), hashes: new Map([[8, hash(8)]]), to: 8 });
     expect(store.launch(address(100))?.firstBuy).toEqual({ spent: 5n, tokens: 7n });
