@@ -122,7 +122,9 @@ async function buildChain(devnet: Devnet, client: PublicClient): Promise<number>
   for (let i = 0; i < TRADES; i++) {
     const trader = accounts[10 + (i % 10)];
     const target = launched[(i * 7) % launched.length];
-    if (!trader || !target) throw new Error('no trader or token');
+    // Each trader always names the same referrer: the router refuses a bound wallet naming another (AlreadyBound).
+    const referrer = launched[i % 10]?.creator;
+    if (!trader || !target || !referrer) throw new Error('no trader, token or referrer');
     const data = encodeFunctionData({
       abi: TradeRouter.abi,
       functionName: 'buyExactIn',
@@ -133,7 +135,7 @@ async function buildChain(devnet: Devnet, client: PublicClient): Promise<number>
           fee: 10000,
           amount: parseEther('0.01'),
           limit: 0n,
-          referrer: target.creator,
+          referrer,
           deadline: 2n ** 40n,
         },
       ],
