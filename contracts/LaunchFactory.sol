@@ -9,13 +9,8 @@ import {ILaunchFactory} from "./interfaces/ILaunchFactory.sol";
 import {LaunchToken} from "./LaunchToken.sol";
 import {LiquidityMath} from "./lib/LiquidityMath.sol";
 import {TickMath} from "./lib/TickMath.sol";
-import {Payments} from "./lib/Payments.sol";
+import {IWBNB, Payments} from "./lib/Payments.sol";
 import {ServiceConfig} from "./ServiceConfig.sol";
-
-interface IWBNBDeposit {
-    function deposit() external payable;
-    function withdraw(uint256 amount) external;
-}
 
 interface IERC20Balance {
     function balanceOf(address account) external view returns (uint256);
@@ -167,7 +162,7 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         if (tokenToRoyalty > 0) _safeTransfer(token, recipient, tokenToRoyalty);
         if (pairToRoyalty > 0) {
             if (pair == wbnb) {
-                IWBNBDeposit(wbnb).withdraw(pairToRoyalty);
+                IWBNB(wbnb).withdraw(pairToRoyalty);
                 _payNative(wbnb, recipient, pairToRoyalty);
             } else {
                 _safeTransfer(pair, recipient, pairToRoyalty);
@@ -214,7 +209,7 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         (uint8 mode, address pair, address payer) = abi.decode(data, (uint8, address, address));
         uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
         if (mode == PAY_WRAPPED) {
-            IWBNBDeposit(wbnb).deposit{value: owed}();
+            IWBNB(wbnb).deposit{value: owed}();
             _safeTransfer(wbnb, msg.sender, owed);
         } else if (mode == PAY_HELD) {
             _safeTransfer(pair, msg.sender, owed);

@@ -5,13 +5,8 @@ import {IPancakeV3Pool} from "@pancakeswap/v3-core/contracts/interfaces/IPancake
 import {IPancakeV3SwapCallback} from "@pancakeswap/v3-core/contracts/interfaces/callback/IPancakeV3SwapCallback.sol";
 import {IAllowanceTransfer} from "@uniswap/v4-periphery/lib/permit2/src/interfaces/IAllowanceTransfer.sol";
 import {ITradeRouter} from "./interfaces/ITradeRouter.sol";
-import {Payments} from "./lib/Payments.sol";
+import {IWBNB, Payments} from "./lib/Payments.sol";
 import {ServiceConfig} from "./ServiceConfig.sol";
-
-interface IWBNB {
-    function deposit() external payable;
-    function withdraw(uint256 amount) external;
-}
 
 /// @title Trade router
 /// @notice See ITradeRouter.

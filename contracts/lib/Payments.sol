@@ -3,8 +3,10 @@ pragma solidity 0.8.30;
 
 import {IPayments} from "../interfaces/IPayments.sol";
 
-interface IWrappedNative {
+/// @notice WBNB (WETH9): what the router, the factory and the payments below need of it.
+interface IWBNB {
     function deposit() external payable;
+    function withdraw(uint256 amount) external;
 }
 
 /// @title Payments
@@ -33,7 +35,7 @@ abstract contract Payments is IPayments {
     function _payNative(address wbnb, address to, uint256 amount) internal {
         (bool ok,) = to.call{value: amount, gas: NATIVE_GAS}("");
         if (ok) return;
-        IWrappedNative(wbnb).deposit{value: amount}();
+        IWBNB(wbnb).deposit{value: amount}();
         _safeTransfer(wbnb, to, amount);
     }
 
