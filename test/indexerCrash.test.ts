@@ -35,16 +35,21 @@ beforeAll(async () => {
   const mine = async (n: number) => {
     for (let i = 0; i < n; i++) await s.api.client.request({ method: 'evm_mine' } as never);
   };
+  // A wallet is bound for life to the first referrer it names (the router refuses another), so each trader keeps
+  // naming the creator it named first.
+  const boundTo = new Map<number, Address>();
   for (let i = 0; i < 8; i++) {
     const launched = await s.launcher.launch({ creator: 2 + (i % 4), saltSeed: `crash-${i}`, name: `Crash ${i}` });
     if (launched.result !== 'ok' || !launched.pool) throw new Error(`launch failed: ${launched.result}`);
     const pool = { token: launched.token, pair: wbnb as Address, pool: launched.pool };
     for (let t = 0; t < 4; t++) {
       const trader = 8 + ((i * 4 + t) % 10);
+      const referrer = boundTo.get(trader) ?? launched.creator.address;
+      boundTo.set(trader, referrer);
       const bought = await s.driver.trade(
         trader,
         'buyExactIn',
-        { ...s.driver.params(pool, parseEther('0.1'), 0n), referrer: launched.creator.address },
+        { ...s.driver.params(pool, parseEther('0.1'), 0n), referrer },
         parseEther('0.1'),
       );
       if (bought.result !== 'ok') throw new Error(`trade failed: ${bought.result}`);
