@@ -1,6 +1,7 @@
 import type { ChainContext } from './chain/connectChain';
 import { type AppChannel, type AppInfo, createAppChannel } from './services/appChannel';
-import { knownContractsGuard } from './services/sendGuard';
+import type { BuiltApprovals } from './services/builtApprovals';
+import { challengeGuard, knownContractsGuard } from './services/sendGuard';
 import { TransactionSender } from './services/transactionSender';
 import { ledgerAccess } from './signer/ledger/ledgerAccess';
 import { LEDGER_LIVE_PATH_TEMPLATE, LEGACY_PATH_TEMPLATE } from './signer/ledger/ledgerSigner';
@@ -11,6 +12,8 @@ import type { Db } from './store/openDatabase';
 
 export interface AppChannelOptions {
   dataDir: string;
+  /** The approval steps the service built: main signs no other approval. */
+  builtApprovals: BuiltApprovals;
   info: Omit<AppInfo, 'chainId' | 'network' | 'dataDir' | 'ledgerPaths'>;
   /** How the local key is sealed: the OS keychain in the desktop app, a passphrase headless (the default). */
   keyCipher?: KeyCipher;
@@ -32,8 +35,10 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     chain,
     signers,
     activity,
-    knownContractsGuard(chain.chainId, chain.addresses),
+    knownContractsGuard(chain.chainId, chain.addresses, options.builtApprovals),
+    challengeGuard(chain.chainId, options.now),
     options.log,
+    options.now,
   );
   sender.resume();
   return createAppChannel({

@@ -11,6 +11,7 @@ import { type AppDeps, createApp, type RateLimits } from './http/createApp';
 import { ApiKeys } from './services/apiKeys';
 import type { AppChannel } from './services/appChannel';
 import { BuildService } from './services/buildService';
+import { BuiltApprovals } from './services/builtApprovals';
 import { Challenges } from './services/challenges';
 import { seedDevnet } from './services/devnetSeed';
 import { DollarPrices } from './services/dollarPrices';
@@ -103,6 +104,8 @@ export interface RunningService {
 
 export interface Services extends AppDeps {
   images: LaunchImages;
+  /** The approval steps the builds made, which main's last guard alone lets through. */
+  builtApprovals: BuiltApprovals;
 }
 
 /**
@@ -144,8 +147,17 @@ export function composeServices(
     isCreator: (wallet) => index.isCreator(wallet),
     indexedBlock: () => indexer.indexedBlock(),
   });
-  const builds = new BuildService(chain, quotes, eligibility);
-  const launches = new LaunchService(chain, settings, media, options.maxTxGas, prices, options.launchSalts);
+  const builtApprovals = new BuiltApprovals();
+  const builds = new BuildService(chain, quotes, eligibility, builtApprovals);
+  const launches = new LaunchService(
+    chain,
+    settings,
+    media,
+    options.maxTxGas,
+    prices,
+    options.launchSalts,
+    builtApprovals,
+  );
   const income = new LifetimeIncome(chain, tokens, prices);
   const weeks = new LifetimeWeeks(
     db,
@@ -177,6 +189,7 @@ export function composeServices(
     referralRecords,
     weeks,
     market,
+    builtApprovals,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     log,
@@ -204,10 +217,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.rpcTimeoutMs ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
     });
     const services = composeServices(chain, db, { ...options, log });
-    const { indexer: startedIndexer, media, launches, builds, tokens, images, weeks } = services;
+    const { indexer: startedIndexer, media, launches, builds, tokens, images, weeks, builtApprovals } = services;
     indexer = startedIndexer;
     const appChannel = composeAppChannel(chain, db, {
       dataDir: options.dataDir,
+      builtApprovals,
       info: {
         rpcUrl: options.rpcUrl ?? null,
         rateLimits: options.rateLimits !== false,

@@ -1,11 +1,22 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeFunctionData, type Hex, parseAbi, recoverMessageAddress } from 'viem';
+import {
+  type Address,
+  decodeFunctionData,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  parseAbi,
+  recoverMessageAddress,
+  serializeTransaction,
+  zeroAddress,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { type ServiceOptions, startService } from '../src-main/startService';
+import { tradeRouterAbi } from '../src-shared/generated/abis';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
 
 const TOKEN = 'test-app-token-0123456789abcdef';
@@ -81,14 +92,16 @@ describe('the app channel over HTTP (headless web UI)', () => {
     expect(file).toContain(USER.address);
     expect(file.toLowerCase()).not.toContain(USER.privateKey.slice(2).toLowerCase());
 
+    // One of the service's challenges, for this wallet, is signed as it is.
+    const challenge = (await (await fetch(`${f.service.url}/referrals/challenge?address=${USER.address}`)).json()) as {
+      message: string;
+    };
     const signed = await ok<{ signature: Hex; address: string }>('message.sign', {
-      message: 'Register as a referrer',
+      message: challenge.message,
       kind: 'register',
       title: 'Register as a referrer',
     });
-    expect(await recoverMessageAddress({ message: 'Register as a referrer', signature: signed.signature })).toBe(
-      USER.address,
-    );
+    expect(await recoverMessageAddress({ message: challenge.message, signature: signed.signature })).toBe(USER.address);
   });
 
   it('signs and sends a build, approval steps first, and follows each to its receipt', async () => {
@@ -183,6 +196,170 @@ describe('the app channel over HTTP (headless web UI)', () => {
     const otherChain = { ...wbnbDeposit, chainId: 56, to: f.contracts.router };
     expect((await call('tx.send', { tx: otherChain, step: 'main', kind: 'buy', title: 'x' })).error?.code).toBe(
       'WRONG_CHAIN',
+    );
+  });
+});
+
+describe("main's last guard, whatever the page sends", () => {
+  const buyParams = (pair: string, amount: bigint) => ({
+    token: f.bnbToken.token,
+    pair: pair as Address,
+    fee: 10_000,
+    amount,
+    limit: 0n,
+    referrer: zeroAddress,
+    deadline: BigInt(Math.floor(Date.now() / 1000) + 600),
+  });
+  const routerCall = (
+    functionName: 'buyExactIn' | 'sellExactIn',
+    params: ReturnType<typeof buyParams>,
+    value: bigint,
+  ) => ({
+    chainId: 31337,
+    to: f.contracts.router,
+    data: encodeFunctionData({ abi: tradeRouterAbi, functionName, args: [params] }),
+    value: value.toString(),
+  });
+  const send = (tx: unknown, step = 'main') => call('tx.send', { tx, step, kind: 'x', title: 'x' });
+
+  it('sends BNB only with a call that pays it, and exactly what it pays', async () => {
+    const sellWithValue = routerCall('sellExactIn', buyParams(f.contracts.wbnb as string, 10n ** 18n), 1n);
+    expect((await send(sellWithValue)).error?.code).toBe('UNKNOWN_CONTRACT');
+    const nativeBuy = buyParams(f.contracts.wbnb as string, 10n ** 16n);
+    const overpaid = await send(routerCall('buyExactIn', nativeBuy, 10n ** 18n));
+    expect(overpaid.error?.code).toBe('UNKNOWN_CONTRACT');
+    expect(overpaid.error?.message).toContain('where the call pays 10000000000000000');
+  });
+
+  it("refuses functions of our contracts the service never builds (the router's callback, Permit2's others)", async () => {
+    const callback = {
+      chainId: 31337,
+      to: f.contracts.router,
+      data: encodeFunctionData({
+        abi: tradeRouterAbi,
+        functionName: 'pancakeV3SwapCallback',
+        args: [1n, 1n, '0x'],
+      }),
+      value: '0',
+    };
+    expect((await send(callback)).error?.message).toContain('pancakeV3SwapCallback');
+    const lockdown = {
+      chainId: 31337,
+      to: f.contracts.permit2,
+      data: encodeFunctionData({
+        abi: parseAbi(['function lockdown((address token, address spender)[] approvals)']),
+        args: [[{ token: f.bnbToken.token, spender: f.contracts.router as Address }]],
+      }),
+      value: '0',
+    };
+    expect((await send(lockdown)).error?.code).toBe('UNKNOWN_CONTRACT');
+  });
+
+  it('signs an approval only as a build of this service made it for this wallet', async () => {
+    const erc20 = parseAbi(['function approve(address spender, uint256 amount) returns (bool)']);
+    // An approval to our own router, but of an amount no build asked for.
+    const invented = {
+      chainId: 31337,
+      to: f.bnbToken.token,
+      data: encodeFunctionData({ abi: erc20, functionName: 'approve', args: [f.contracts.router as Address, 123n] }),
+      value: '0',
+    };
+    const refused = await send(invented, 'approve-router');
+    expect(refused.error?.code).toBe('UNKNOWN_CONTRACT');
+    expect(refused.error?.message).toContain('no build of this service made');
+    // A build's own approval step, with its amount edited on the way: refused; as built: prepared.
+    const built = (await (
+      await fetch(`${f.service.url}/build/buy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wallet: USER.address, token: f.usdtToken.token, amount: '1' }),
+      })
+    ).json()) as { requires: { step: string; tx: { to: Address; data: Hex } }[] };
+    const step = built.requires[0];
+    if (!step) throw new Error('the USDT buy needs an approval step');
+    const [spender] = decodeFunctionData({ abi: erc20, data: step.tx.data }).args;
+    const edited = {
+      ...step.tx,
+      data: encodeFunctionData({ abi: erc20, functionName: 'approve', args: [spender, 10n ** 30n] }),
+    };
+    expect((await send(edited, step.step)).error?.code).toBe('UNKNOWN_CONTRACT');
+    expect((await call('tx.prepare', { tx: step.tx })).status).toBe(200);
+  });
+
+  it('signs exactly the transaction it prepared for review, once, and its hash is the one shown', async () => {
+    const buy = (await (
+      await fetch(`${f.service.url}/build/buy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ wallet: USER.address, token: f.bnbToken.token, amount: '0.01' }),
+      })
+    ).json()) as { tx: { to: Address; data: Hex; value: string; chainId: number; gas: string } };
+    const prepared = await ok<{ id: string; hash: Hex; tx: { nonce: number; maxFeePerGas: string } }>('tx.prepare', {
+      tx: buy.tx,
+    });
+    // Another call than the one prepared (here a second later deadline, the last bit of the data) is refused under its id.
+    const last = Number.parseInt(buy.tx.data.slice(-2), 16) ^ 1;
+    const other = { ...buy.tx, data: `${buy.tx.data.slice(0, -2)}${last.toString(16).padStart(2, '0')}` };
+    const mismatch = await call('tx.send', { tx: other, prepared: prepared.id, step: 'main', kind: 'buy', title: 'x' });
+    expect(mismatch.error?.code).toBe('NOT_PREPARED');
+    const again = await ok<{ id: string; hash: Hex }>('tx.prepare', { tx: buy.tx });
+    const sent = await ok<{ id: string; hash: Hex }>('tx.send', {
+      tx: buy.tx,
+      prepared: again.id,
+      step: 'main',
+      kind: 'buy',
+      title: 'x',
+    });
+    expect((await ok<{ status: string }>('tx.wait', { id: sent.id })).status).toBe('confirmed');
+    const mined = await f.client.getTransaction({ hash: sent.hash });
+    const unsigned = serializeTransaction({
+      type: 'eip1559',
+      chainId: mined.chainId as number,
+      nonce: mined.nonce,
+      to: mined.to as Address,
+      data: mined.input,
+      value: mined.value,
+      gas: mined.gas,
+      maxFeePerGas: mined.maxFeePerGas as bigint,
+      maxPriorityFeePerGas: mined.maxPriorityFeePerGas as bigint,
+    });
+    expect(keccak256(unsigned)).toBe(again.hash);
+    // Used once: the same id signs nothing twice.
+    const reused = await call('tx.send', { tx: buy.tx, prepared: again.id, step: 'main', kind: 'buy', title: 'x' });
+    expect(reused.error?.code).toBe('NOT_PREPARED');
+  });
+
+  it("signs only the service's own challenges, unless the person confirmed another message shown in full", async () => {
+    const unknown = await call('message.sign', { message: 'Permit: spend everything', kind: 'x', title: 'x' });
+    expect(unknown.error?.code).toBe('UNKNOWN_MESSAGE');
+    const confirmed = await ok<{ signature: Hex }>('message.sign', {
+      message: 'Permit: spend everything',
+      kind: 'x',
+      title: 'x',
+      confirmedUnknown: true,
+    });
+    expect(await recoverMessageAddress({ message: 'Permit: spend everything', signature: confirmed.signature })).toBe(
+      USER.address,
+    );
+    // A real challenge, but for another wallet: refused whatever was confirmed.
+    const stranger = testAccounts()[9] as TestAccount;
+    const theirs = (await (await fetch(`${f.service.url}/referrals/challenge?address=${stranger.address}`)).json()) as {
+      message: string;
+    };
+    const mismatch = await call('message.sign', {
+      message: theirs.message,
+      kind: 'x',
+      title: 'x',
+      confirmedUnknown: true,
+    });
+    expect(mismatch.error?.code).toBe('CHALLENGE_MISMATCH');
+    // One changed character in an otherwise valid challenge makes it no challenge at all.
+    const mine = (await (await fetch(`${f.service.url}/referrals/challenge?address=${USER.address}`)).json()) as {
+      message: string;
+    };
+    const edited = mine.message.replace('moves nothing.', 'moves nothing!');
+    expect((await call('message.sign', { message: edited, kind: 'x', title: 'x' })).error?.code).toBe(
+      'UNKNOWN_MESSAGE',
     );
   });
 });

@@ -5,7 +5,7 @@ import { SignerError } from '../signer/signerError';
 import type { Signers } from '../signer/signers';
 import type { ActivityStore } from '../store/activityStore';
 import { readAppSettings, writeAppSettings } from '../store/appSettingsFile';
-import type { TransactionSender } from './transactionSender';
+import type { TransactionSender, UnsignedTx } from './transactionSender';
 import { WalletError } from './walletError';
 
 /** What the app's own UI may ask main for: its signers, sending, and the activity list. Never served to bots. */
@@ -67,9 +67,11 @@ const OPERATIONS = {
   'ledger.use': z
     .object({ path: z.string().regex(/^(\d+'?\/){2,9}\d+'?$/, "a derivation path like 44'/60'/0'/0/0") })
     .strict(),
+  'tx.prepare': z.object({ tx: unsignedTx }).strict(),
   'tx.send': z
     .object({
       tx: unsignedTx,
+      prepared: z.string().uuid().optional(),
       groupId: z.string().uuid().optional(),
       step: z.string().min(1).max(64),
       kind: z.string().min(1).max(32),
@@ -78,7 +80,12 @@ const OPERATIONS = {
     .strict(),
   'tx.wait': z.object({ id: z.string().uuid() }).strict(),
   'message.sign': z
-    .object({ message: z.string().min(1).max(4096), kind: z.string().min(1).max(32), title: label })
+    .object({
+      message: z.string().min(1).max(4096),
+      kind: z.string().min(1).max(32),
+      title: label,
+      confirmedUnknown: z.boolean().optional(),
+    })
     .strict(),
   'activity.list': z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
   'settings.get': z.object({}).strict(),
@@ -100,6 +107,17 @@ const OPERATIONS = {
       path: ['rpcUrl'],
     }),
 } as const;
+
+/** A transaction from the page, its amounts as bigints. */
+function unsignedOf(tx: z.infer<typeof unsignedTx>): UnsignedTx {
+  return {
+    chainId: tx.chainId,
+    to: getAddress(tx.to) as Address,
+    data: tx.data as Hex,
+    value: BigInt(tx.value),
+    ...(tx.gas === undefined ? {} : { gas: BigInt(tx.gas) }),
+  };
+}
 
 export type AppOperation = keyof typeof OPERATIONS;
 export const APP_OPERATIONS = Object.keys(OPERATIONS) as AppOperation[];
@@ -133,17 +151,8 @@ export function createAppChannel(deps: {
     'ledger.addresses': ({ template, from, count }) =>
       signers.ledgerAddresses(deps.info.ledgerPaths[template], from, count),
     'ledger.use': ({ path }) => signers.useLedger(path),
-    'tx.send': ({ tx, ...rest }) =>
-      sender.signAndSend({
-        ...rest,
-        tx: {
-          chainId: tx.chainId,
-          to: getAddress(tx.to) as Address,
-          data: tx.data as Hex,
-          value: BigInt(tx.value),
-          gas: tx.gas === undefined ? undefined : BigInt(tx.gas),
-        },
-      }),
+    'tx.prepare': ({ tx }) => sender.prepare(unsignedOf(tx)),
+    'tx.send': ({ tx, ...rest }) => sender.signAndSend({ ...rest, tx: unsignedOf(tx) }),
     'tx.wait': ({ id }) => sender.wait(id),
     'message.sign': (input) => sender.signMessage(input),
     'activity.list': ({ limit }) => activity.list(limit),

@@ -5,6 +5,7 @@ import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
 import { referrerCutOf } from '../core/trade/siteFee';
 import { formatWithSymbol } from '../core/units/decimalAmount';
+import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
 import type { ReferrerEligibility } from './referrerEligibility';
@@ -59,6 +60,8 @@ export class BuildService {
     private readonly chain: ChainContext,
     private readonly quotes: QuoteService,
     private readonly referrers: ReferrerEligibility,
+    /** Where the approval steps it builds are remembered for main's last guard. */
+    private readonly builtApprovals: BuiltApprovals = new BuiltApprovals(),
   ) {}
 
   async buildTrade(request: TradeBuildRequest): Promise<TradeBuild> {
@@ -270,6 +273,7 @@ export class BuildService {
       });
     }
     for (const step of steps) {
+      this.builtApprovals.remember(wallet, step.tx);
       const estimate = await chainRead('the gas of an approval', () =>
         client.estimateGas({ account: wallet, to: step.tx.to, data: step.tx.data }),
       );

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type Address, type Hex, recoverMessageAddress } from 'viem';
+import { CHALLENGE_TTL_MS, type ChallengePurpose, challengeMessage } from '../../src-shared/challengeMessage';
 import { ApiError } from '../core/errors';
 import type { Db } from '../store/openDatabase';
 
-/** How long a challenge may be signed and sent back. */
-export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
-
-export type ChallengePurpose = 'referral' | 'key' | 'session';
+export { CHALLENGE_TTL_MS, type ChallengePurpose };
 
 /** The spec's Challenge. */
 export interface Challenge {
@@ -19,19 +17,10 @@ export interface Challenge {
   next: string;
 }
 
-const WHAT: Record<ChallengePurpose, { action: string; next: string }> = {
-  referral: {
-    action: 'Register this wallet as a referrer',
-    next: 'Sign message with personal_sign, then POST /referrals/register with { nonce, signature }.',
-  },
-  key: {
-    action: 'Create an API key for this wallet',
-    next: 'Sign message with personal_sign, then POST /keys with { nonce, signature, label }.',
-  },
-  session: {
-    action: 'Sign in to the app with this wallet',
-    next: 'Sign message with personal_sign, then POST /api/auth/session with { nonce, signature }.',
-  },
+const NEXT: Record<ChallengePurpose, string> = {
+  referral: 'Sign message with personal_sign, then POST /referrals/register with { nonce, signature }.',
+  key: 'Sign message with personal_sign, then POST /keys with { nonce, signature, label }.',
+  session: 'Sign message with personal_sign, then POST /api/auth/session with { nonce, signature }.',
 };
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
@@ -69,18 +58,9 @@ export class Challenges {
     this.purge.run(now - 24 * 60 * 60 * 1000);
     const nonce = randomBytes(16).toString('hex');
     const expires = now + CHALLENGE_TTL_MS;
-    const message = [
-      `Launchpad Companion: ${WHAT[purpose].action}.`,
-      '',
-      `Wallet: ${address}`,
-      `Chain: ${this.chainId}`,
-      `Nonce: ${nonce}`,
-      `Expires: ${new Date(expires).toISOString()}`,
-      '',
-      'Signing costs nothing and moves nothing.',
-    ].join('\n');
+    const message = challengeMessage({ purpose, wallet: address, chainId: this.chainId, nonce, expires });
     this.insert.run(nonce, purpose, address, message, expires);
-    return { nonce, expires, message, next: WHAT[purpose].next };
+    return { nonce, expires, message, next: NEXT[purpose] };
   }
 
   /**

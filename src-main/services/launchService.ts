@@ -24,6 +24,7 @@ import { siteFeeOn } from '../core/trade/siteFee';
 import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
 import { readAddress } from '../core/units/readAddress';
 import type { Step, UnsignedTx } from './buildService';
+import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
 import { DollarPrices, type DollarRate } from './dollarPrices';
 import type { MediaStore } from './mediaStore';
@@ -85,6 +86,8 @@ export class LaunchService {
     private readonly maxTxGas: bigint = MAX_TX_GAS,
     private readonly prices: DollarPrices = new DollarPrices(chain),
     private readonly nextSalt: SaltSource = randomSalt,
+    /** Where the approval step it builds is remembered for main's last guard. */
+    private readonly builtApprovals: BuiltApprovals = new BuiltApprovals(),
   ) {}
 
   async build(body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -226,6 +229,7 @@ export class LaunchService {
         const gas = await chainRead('the gas of an approval', () =>
           client.estimateGas({ account: wallet, to: pair.address, data }),
         );
+        this.builtApprovals.remember(wallet, { chainId: this.chain.chainId, to: pair.address, data });
         requires.push({
           step: 'approve-factory',
           explain: `Let the launch factory (${factory}) take exactly ${formatWithSymbol(firstBuy, pair)} from your wallet, once, for the first buy and its site fee.`,

@@ -1,40 +1,124 @@
 import { type Address, isAddressEqual } from 'viem';
+import { checkChallengeMessage } from '../../src-shared/challengeMessage';
 import { decodeCall } from '../../src-shared/inspect/decodeCall';
 import type { ServiceAddresses } from '../chain/connectChain';
-import type { SendGuard } from './transactionSender';
+import type { BuiltApprovals } from './builtApprovals';
+import type { SendGuard, UnsignedTx } from './transactionSender';
 import { WalletError } from './walletError';
 
 /**
- * Main's last check before the signer, whatever the page sent: the app signs only calls to our contracts, ERC-20
- * approvals to our router, factory or Permit2, and Permit2 approvals to our router or factory. The calls are read by
- * the same decoder as the review screen's, whose full checks ran before this.
+ * Main's last check before the signer, whatever the page sent. The call is decoded with the review screen's own
+ * decoder and judged by its function and arguments, not only its target:
+ * - on our contracts, only the functions the service builds (the four trades, launch, claim);
+ * - BNB only with a function that pays BNB (a buy or a launch paid natively), and exactly what it pays;
+ * - approvals only to our router, factory or Permit2, and only the very approvals a build of this service made for
+ *   this wallet (so with the spender and amount the build claimed);
+ * - no trade past its deadline.
  */
-export function knownContractsGuard(chainId: number, addresses: ServiceAddresses): SendGuard {
+export function knownContractsGuard(
+  chainId: number,
+  addresses: ServiceAddresses,
+  builtApprovals: BuiltApprovals,
+  now: () => number = Date.now,
+): SendGuard {
   const { factory, router, referrals, permit2, wbnb } = addresses;
-  const ours = [factory, router, referrals].filter((a): a is Address => a !== undefined);
-  const spenders = [router, factory].filter((a): a is Address => a !== undefined);
-  const among = (list: Address[], target: Address) => list.some((known) => isAddressEqual(known, target));
-  return (tx) => {
-    if (among(ours, tx.to)) return;
-    if (!factory || !router) throw refused(`a call to ${tx.to} (this network has no router or factory of ours)`);
-    const { call } = decodeCall(
+  const among = (list: (Address | undefined)[], target: Address) =>
+    list.some((known) => known !== undefined && isAddressEqual(known, target));
+  return (tx, wallet) => {
+    if (!factory || !router) throw refused(`a call to ${tx.to}: this network has no router or factory of ours`);
+    const summary = decodeCall(
       { chainId, to: tx.to, data: tx.data, value: tx.value.toString() },
       { known: { chainId, factory, router, permit2, referrals: referrals ?? null, wbnb }, now: 0 },
     );
-    // Permit2 serves every app on the chain: only its approve, and only to our router or factory.
-    if (call.kind === 'permit2-approve' && among(spenders, call.spender) && tx.value === 0n) return;
-    if (isAddressEqual(tx.to, permit2)) {
-      throw refused(`a Permit2 call other than an approval to this service's router (${tx.to})`);
+    const { call } = summary;
+    const where = `${summary.contractLabel} (${tx.to})`;
+    switch (call.kind) {
+      case 'trade': {
+        const { params } = call;
+        const buy = call.function.startsWith('buy');
+        const native = isAddressEqual(params.pair, wbnb);
+        // Exact in pays `amount`; exact out pays at most `limit`, the router returning what it does not use.
+        const pays = buy && native ? (call.function === 'buyExactIn' ? params.amount : params.limit) : 0n;
+        expectValue(tx, pays, `${call.function} of ${where}`);
+        if (Number(params.deadline) * 1000 <= now()) {
+          throw refused(`a trade whose deadline passed at ${new Date(Number(params.deadline) * 1000).toISOString()}`);
+        }
+        return;
+      }
+      case 'launch': {
+        const { params } = call;
+        // The launch fee rides on top of a native first buy; a first buy in another currency is pulled by approval.
+        const least = isAddressEqual(params.pair, wbnb) ? params.firstBuy : 0n;
+        if (tx.value < least) {
+          throw refused(`a launch sending ${tx.value} wei, less than its native first buy of ${least} wei`);
+        }
+        return;
+      }
+      case 'claim':
+        expectValue(tx, 0n, `claim of ${where}`);
+        return;
+      case 'erc20-approve':
+      case 'permit2-approve': {
+        const spenders = call.kind === 'erc20-approve' ? [router, factory, permit2] : [router, factory];
+        if (!among(spenders, call.spender)) {
+          throw refused(`an approval for ${call.spender}, which is not this service's router, factory or Permit2`);
+        }
+        expectValue(tx, 0n, `an approval on ${where}`);
+        if (!builtApprovals.has(wallet, tx)) {
+          throw refused(
+            `an approval of ${call.amount} to ${call.spender} that no build of this service made for ${wallet}`,
+          );
+        }
+        return;
+      }
+      case 'other':
+        throw refused(`${call.function} on ${where}, a function the service never builds`);
+      case 'undecoded':
+        throw refused(
+          among([factory, router, referrals, permit2], tx.to) ? `a call the app cannot decode (${call.reason})` : where,
+        );
     }
-    if (call.kind === 'erc20-approve' && among([...spenders, permit2], call.spender) && tx.value === 0n) return;
-    throw refused(`a call to ${tx.to}`);
   };
+}
+
+function expectValue(tx: UnsignedTx, expected: bigint, what: string): void {
+  if (tx.value !== expected) {
+    throw refused(`${what} sending ${tx.value} wei of BNB where the call pays ${expected}`);
+  }
 }
 
 function refused(what: string): WalletError {
   return new WalletError(
     'UNKNOWN_CONTRACT',
-    `The app signs only calls to this service's contracts, approvals to them, and Permit2 approvals to its router; this is ${what}.`,
+    `The app signs only this service's trades, launches and claims, and the approvals its builds ask for; this is ${what}.`,
     'Build the transaction with this app, or inspect it to see what it does.',
   );
+}
+
+/**
+ * The same last check for messages: the app signs only the service's own challenges (line by line the server's
+ * template, for the signer's wallet, this chain, not expired), unless the person confirmed on the review screen an
+ * unknown message shown to them in full. A message written like a challenge but for another wallet, chain or time is
+ * refused whatever was confirmed.
+ */
+export function challengeGuard(chainId: number, now: () => number = Date.now) {
+  return (message: string, wallet: Address, confirmedUnknown: boolean): void => {
+    const { fields, checks } = checkChallengeMessage(message, { wallet, chainId, now: now() });
+    if (!fields) {
+      if (confirmedUnknown) return;
+      throw new WalletError(
+        'UNKNOWN_MESSAGE',
+        "The message is not one of this service's challenges; the app signs another message only when you confirm it, shown in full, on the review screen.",
+        'Sign it from the app, which shows it to you first, or do not sign it.',
+      );
+    }
+    const failed = checks.filter((check) => !check.ok);
+    if (failed.length > 0) {
+      throw new WalletError(
+        'CHALLENGE_MISMATCH',
+        `The challenge does not fit: ${failed.map((check) => check.message).join(' ')}`,
+        'Ask the service for a new challenge for this wallet and sign it within five minutes.',
+      );
+    }
+  };
 }

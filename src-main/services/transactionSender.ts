@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Address, type Hex, keccak256 } from 'viem';
+import { type Address, type Hex, keccak256, serializeTransaction } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
@@ -16,6 +16,8 @@ export interface UnsignedTx {
 
 export interface SendRequest {
   tx: UnsignedTx;
+  /** The id `prepare` gave for this very transaction: it is signed exactly as prepared (and as the review showed). */
+  prepared?: string;
   /** One action: a trade and its approval steps share a group, shown together in the activity list. */
   groupId?: string;
   /** 'main' or the step's name (approve-permit2...). */
@@ -27,6 +29,45 @@ export interface SendRequest {
 
 /** Checks a transaction before it reaches the signer; throws a WalletError to refuse it. */
 export type SendGuard = (tx: UnsignedTx, wallet: Address) => void;
+/** Checks a message before it reaches the signer; `confirmedUnknown` says the person confirmed it shown in full. */
+export type MessageGuard = (message: string, wallet: Address, confirmedUnknown: boolean) => void;
+
+/** A transaction with everything the signer signs: nonce, fees and gas filled. */
+export interface FilledTx {
+  type: 'eip1559';
+  chainId: number;
+  to: Address;
+  data: Hex;
+  value: bigint;
+  gas: bigint;
+  nonce: number;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** A prepared transaction as the review shows it, amounts as strings of digits, and the hash a Ledger displays. */
+export interface PreparedTxJson {
+  id: string;
+  wallet: Address;
+  tx: {
+    type: 'eip1559';
+    chainId: number;
+    to: Address;
+    data: Hex;
+    value: string;
+    gas: string;
+    nonce: number;
+    maxFeePerGas: string;
+    maxPriorityFeePerGas: string;
+  };
+  /** keccak256 of the unsigned serialized transaction: what a Ledger shows when it signs blind. */
+  hash: Hex;
+}
+
+/** How long a prepared transaction may wait on the review screen before it must be prepared again. */
+const PREPARED_TTL_MS = 15 * 60_000;
+/** Prepared transactions kept at once; the oldest go first. */
+const MAX_PREPARED = 32;
 
 /** Gas margin over the node's estimate for a step the API built without `gas` (20%, as the builds use). */
 const GAS_MARGIN_BPS = 12_000n;
@@ -39,27 +80,40 @@ const RECEIPT_TIMEOUT_MS = 10 * 60_000;
  */
 export class TransactionSender {
   private readonly following = new Map<string, Promise<ActivityEntry>>();
+  private readonly prepared = new Map<string, { wallet: Address; filled: FilledTx; at: number }>();
 
   constructor(
     private readonly chain: ChainContext,
     private readonly signers: Signers,
     private readonly store: ActivityStore,
     private readonly guard: SendGuard,
+    private readonly messageGuard: MessageGuard,
     private readonly log: (line: string) => void = () => {},
+    private readonly now: () => number = Date.now,
   ) {}
+
+  /**
+   * Checks and fills a transaction (nonce, fees, gas) without signing it, so the review can show exactly what the
+   * signer will sign, with its hash; `signAndSend` with the returned id signs that very transaction.
+   */
+  async prepare(tx: UnsignedTx): Promise<PreparedTxJson> {
+    const wallet = this.check(tx);
+    const filled = await this.fill(tx, wallet);
+    const id = randomUUID();
+    const now = this.now();
+    for (const [key, entry] of this.prepared) {
+      if (entry.at >= now - PREPARED_TTL_MS && this.prepared.size < MAX_PREPARED) break;
+      this.prepared.delete(key);
+    }
+    this.prepared.set(id, { wallet, filled, at: now });
+    return preparedJson(id, wallet, filled);
+  }
 
   /** Signs and broadcasts; returns the entry as sent (its hash known). `wait` follows it to the receipt. */
   async signAndSend(request: SendRequest): Promise<ActivityEntry> {
     const { tx } = request;
-    if (tx.chainId !== this.chain.chainId) {
-      throw new WalletError(
-        'WRONG_CHAIN',
-        `The transaction is for chain ${tx.chainId}; the app is on ${this.chain.network} (${this.chain.chainId}).`,
-        'Build it again on this network.',
-      );
-    }
-    const wallet = this.signers.requireAddress();
-    this.guard(tx, wallet);
+    const wallet = this.check(tx);
+    const prepared = request.prepared === undefined ? undefined : this.takePrepared(request.prepared, tx, wallet);
     const id = randomUUID();
     this.store.begin({
       id,
@@ -76,7 +130,7 @@ export class TransactionSender {
     let raw: Hex;
     let nonce: number;
     try {
-      const filled = await this.fill(tx, wallet);
+      const filled = prepared ?? (await this.fill(tx, wallet));
       nonce = filled.nonce;
       raw = await this.signers.signTransaction(filled);
     } catch (cause) {
@@ -104,11 +158,16 @@ export class TransactionSender {
     return this.following.get(id) ?? this.follow(id, entry.hash);
   }
 
-  /** Signs an EIP-191 message (a challenge) and records that it was signed. */
-  async signMessage(request: { message: string; kind: string; title: string }) {
+  /**
+   * Signs an EIP-191 message and records that it was signed: one of the service's challenges, or another message
+   * the person confirmed shown in full (`confirmedUnknown`).
+   */
+  async signMessage(request: { message: string; kind: string; title: string; confirmedUnknown?: boolean }) {
     const wallet = this.signers.requireAddress();
+    const { confirmedUnknown = false, ...entry } = request;
+    this.messageGuard(request.message, wallet, confirmedUnknown);
     const id = randomUUID();
-    this.store.begin({ id, groupId: id, step: 'message', chainId: this.chain.chainId, wallet, ...request });
+    this.store.begin({ id, groupId: id, step: 'message', chainId: this.chain.chainId, wallet, ...entry });
     try {
       const signed = await this.signers.signMessage(request.message);
       this.store.signed(id, { status: 'signed' });
@@ -131,7 +190,42 @@ export class TransactionSender {
     }
   }
 
-  private async fill(tx: UnsignedTx, wallet: Address) {
+  /** The chain and main's guard, before anything is filled or signed; answers the signer's wallet. */
+  private check(tx: UnsignedTx): Address {
+    if (tx.chainId !== this.chain.chainId) {
+      throw new WalletError(
+        'WRONG_CHAIN',
+        `The transaction is for chain ${tx.chainId}; the app is on ${this.chain.network} (${this.chain.chainId}).`,
+        'Build it again on this network.',
+      );
+    }
+    const wallet = this.signers.requireAddress();
+    this.guard(tx, wallet);
+    return wallet;
+  }
+
+  /** A prepared transaction, used up: it must be the same call, for the same signer, and not stale. */
+  private takePrepared(id: string, tx: UnsignedTx, wallet: Address): FilledTx {
+    const entry = this.prepared.get(id);
+    this.prepared.delete(id);
+    const again = 'Review it again: the app prepares it anew.';
+    if (!entry || entry.at < this.now() - PREPARED_TTL_MS) {
+      throw new WalletError('NOT_PREPARED', 'The reviewed transaction is no longer prepared (used or too old).', again);
+    }
+    const { filled } = entry;
+    const same =
+      entry.wallet === wallet &&
+      filled.chainId === tx.chainId &&
+      filled.to.toLowerCase() === tx.to.toLowerCase() &&
+      filled.data.toLowerCase() === tx.data.toLowerCase() &&
+      filled.value === tx.value;
+    if (!same) {
+      throw new WalletError('NOT_PREPARED', 'The transaction differs from the one prepared for review.', again);
+    }
+    return filled;
+  }
+
+  private async fill(tx: UnsignedTx, wallet: Address): Promise<FilledTx> {
     const { client } = this.chain;
     try {
       const [nonce, fees, estimated] = await Promise.all([
@@ -199,6 +293,21 @@ export class TransactionSender {
     this.following.set(id, run);
     return run;
   }
+}
+
+function preparedJson(id: string, wallet: Address, filled: FilledTx): PreparedTxJson {
+  return {
+    id,
+    wallet,
+    tx: {
+      ...filled,
+      value: filled.value.toString(),
+      gas: filled.gas.toString(),
+      maxFeePerGas: filled.maxFeePerGas.toString(),
+      maxPriorityFeePerGas: filled.maxPriorityFeePerGas.toString(),
+    },
+    hash: keccak256(serializeTransaction(filled)),
+  };
 }
 
 function messageOf(cause: unknown): string {

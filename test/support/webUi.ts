@@ -62,12 +62,16 @@ export async function importLocalKey(page: Page, origin: string, account: TestAc
   await expect.poll(() => page.getByTestId('signer-badge').textContent()).toContain(account.address.slice(0, 6));
 }
 
-/** Approves what the review screen shows, after checking that nothing blocks it. */
+/**
+ * Approves what the review screen shows, after checking that nothing blocks it, ticking its warnings (unlimited
+ * approvals, a bot's referrer) as a person who read them would.
+ */
 export async function approveReview(page: Page): Promise<void> {
   const review = page.getByTestId('review');
   await review.waitFor();
   const id = await review.getAttribute('data-review-id');
   expect(await page.getByTestId('review-blocked').count()).toBe(0);
+  for (const tick of await review.locator('[data-testid^="tick-"]').all()) await tick.check();
   await page.getByTestId('review-sign').click();
   // The next review (an action's next step) may follow at once in the same dialog: wait for this one to go.
   await page.locator(`[data-testid="review"][data-review-id="${id}"]`).waitFor({ state: 'detached' });

@@ -99,7 +99,7 @@ export function TokenTradePanel({
     setBusy(true);
     const { progress: final } = await sendBuild({
       title: titleOf(ask, token),
-      request: { kind: side, token: token.address, amount: typed, exact, slippageBps },
+      request: { kind: side, token: token.address, amount: typed, exact, slippageBps, referrer },
       build: (signer) => buildTrade(signer, ask, referrer),
       onProgress: setProgress,
     });

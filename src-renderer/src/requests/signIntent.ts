@@ -17,6 +17,7 @@ export async function signIntent(
   const { progress } = await sendBuild({
     title: `A bot's request: ${describeRequest(request)}`,
     request,
+    askedBy: 'a prepared request from a bot',
     build: async (wallet: Address) => {
       if (wallet.toLowerCase() !== intent.wallet.toLowerCase()) {
         throw new ApiRequestError({

@@ -1,45 +1,37 @@
-import type { ReviewCheck, ReviewItem } from './reviewStore';
+import { CHALLENGE_ACTIONS, checkChallengeMessage, ledgerMessageView } from '../../../src-shared/challengeMessage';
+import type { ReviewItem } from './reviewStore';
 
 /**
- * A challenge message on the review screen, checked line by line: it is one of this service's challenges, for the
- * signer's wallet, on this chain, not expired. Anything else (a message that could be a permit or an order) is
- * blocked.
+ * A message on the review screen, checked line by line against the service's challenge template, the signer's
+ * wallet, the chain and the time. A challenge that fails a check is blocked; a message that is no challenge at all is
+ * shown in full with a warning the person must tick (it could be a permit, an order or a login elsewhere).
  */
 export function reviewChallenge(request: {
-  title: string;
   message: string;
   wallet: string;
   chainId: number;
+  /** Whether the signer is a Ledger, for what the device will show. */
+  ledger: boolean;
   now?: number;
 }): ReviewItem {
   const { message, wallet, chainId } = request;
-  const lines = message.split('\n');
-  const field = (name: string) => lines.find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
-  const expires = Date.parse(field('Expires') ?? '');
-  const now = request.now ?? Date.now();
-  const checks: ReviewCheck[] = [
-    {
-      id: 'message-ours',
-      ok:
-        lines[0]?.startsWith('Launchpad Companion: ') === true &&
-        lines.at(-1) === 'Signing costs nothing and moves nothing.',
-      message: "It is one of this service's challenges, which move nothing.",
-    },
-    {
-      id: 'wallet-matches',
-      ok: field('Wallet')?.toLowerCase() === wallet.toLowerCase(),
-      message: `It names the signer's wallet ${wallet} (it says ${field('Wallet') ?? 'none'}).`,
-    },
-    {
-      id: 'chain-id',
-      ok: field('Chain') === String(chainId),
-      message: `It is for chain ${chainId} (it says ${field('Chain') ?? 'none'}).`,
-    },
-    {
-      id: 'not-expired',
-      ok: Number.isFinite(expires) && expires > now,
-      message: Number.isFinite(expires) ? `It expires ${new Date(expires).toLocaleTimeString()}.` : 'It has no expiry.',
-    },
-  ];
-  return { title: request.title, stepLabel: 'A message to sign (no gas, moves nothing)', fields: [], message, checks };
+  const { fields, checks } = checkChallengeMessage(message, { wallet, chainId, now: request.now ?? Date.now() });
+  const shown = ledgerMessageView(message);
+  const device = { kind: 'message' as const, ledger: request.ledger, shown: shown.shown, hex: shown.kind === 'hex' };
+  const base = { stepLabel: 'A message to sign (no gas)', fields: [], message, device };
+  if (!fields) {
+    return {
+      ...base,
+      title: "Sign a message that is not one of this service's challenges",
+      checks: [],
+      warnings: [
+        {
+          id: 'unknown-message',
+          message:
+            "This is not one of this service's challenges. A signed message can be a permit, an order or a login elsewhere: sign it only if you know exactly what it is for.",
+        },
+      ],
+    };
+  }
+  return { ...base, title: `${CHALLENGE_ACTIONS[fields.purpose]} (moves nothing)`, checks, warnings: [] };
 }

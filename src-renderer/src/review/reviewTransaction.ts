@@ -1,7 +1,15 @@
 import type { Address } from 'viem';
 import type { TxSummary } from '../../../src-shared/inspect/decodeCall';
-import { type InspectedTx, inspectBuild } from '../../../src-shared/inspect/inspectBuild';
+import { inspectBuild } from '../../../src-shared/inspect/inspectBuild';
 import { readSettings } from '../../../src-shared/inspect/readSettings';
+import {
+  type FilledTxJson,
+  headlineOf,
+  interestWarnings,
+  ledgerView,
+  type PersonsChoice,
+  sameCall,
+} from '../../../src-shared/inspect/signingView';
 import type { BuildAnswer, UnsignedTxJson, UserRequest } from '../wallet/sendBuild';
 import { requestChecks } from './requestChecks';
 import type { ReviewCheck, ReviewItem } from './reviewStore';
@@ -24,44 +32,49 @@ function fieldsOf(summary: TxSummary): ReviewItem['fields'] {
   return fields;
 }
 
-/** The one transaction of the inspection that is `tx` (a step's, or the main one). */
-function inspectedOf(
-  result: ReturnType<typeof inspectBuild>,
-  step: string,
-  tx: UnsignedTxJson,
-): InspectedTx | undefined {
-  if (step === 'main') return result.main;
-  const same = (candidate: InspectedTx) =>
-    candidate.summary?.to.toLowerCase() === tx.to.toLowerCase() && candidate.summary.value.wei === tx.value;
-  return result.steps.find((s) => s.step === step && same(s)) ?? result.steps.find((s) => s.step === step);
-}
+/** How main filled the transaction for signing, or why it would not. */
+export type Prepared =
+  | { ok: true; id: string; tx: FilledTxJson; ledger: boolean }
+  | { ok: false; message: string }
+  | null;
 
 /**
  * One transaction of an action on the review screen: decoded locally from our ABIs (src-shared, the same code as
- * `npm run inspect`), checked against what the build claims and against what the person asked; any failed check
- * blocks signing.
+ * `npm run inspect`), headed by what the decoded call does, checked against what the build claims and what the
+ * person asked, and judged by the person's interest (warnings to tick). A step is the build's step at its position
+ * (`step` is its index; null for the main transaction), never looked up by name.
  */
 export function reviewTransaction(input: {
   answer: BuildAnswer;
   tx: UnsignedTxJson;
-  step: string;
-  title: string;
+  /** The index of the step in `answer.requires`, or null for the main transaction. */
+  step: number | null;
   stepLabel: string;
   request: UserRequest;
   wallet: Address;
+  /** What the person chose (referrer, slippage), against which the transaction is judged. */
+  choice: PersonsChoice;
+  /** The filled transaction main will sign, to show what the device will; null for a browser wallet. */
+  prepared: Prepared;
+  askedBy?: string;
   /** The GET /settings answer the app loaded. */
   settings: unknown;
   now?: number;
 }): ReviewItem {
   const { answer, tx, step, wallet } = input;
+  const base = {
+    stepLabel: input.stepLabel,
+    ...(input.askedBy ? { askedBy: input.askedBy } : {}),
+    raw: tx,
+  };
   const settings = readSettings(input.settings);
   if ('error' in settings) {
     return {
-      title: input.title,
-      stepLabel: input.stepLabel,
+      ...base,
+      title: 'A transaction the app cannot read',
       fields: [],
+      warnings: [],
       checks: [{ id: 'settings', ok: false, message: `The app's settings cannot be read: ${settings.error}.` }],
-      raw: tx,
     };
   }
   const result = inspectBuild(answer, {
@@ -71,18 +84,47 @@ export function reviewTransaction(input: {
     now: Math.floor((input.now ?? Date.now()) / 1000),
     signer: wallet,
   });
-  const inspected = inspectedOf(result, step, tx);
+  const inspected = step === null ? result.main : result.steps[step];
+  const built = step === null ? answer.tx : answer.requires[step]?.tx;
   const checks: ReviewCheck[] = [
     ...(inspected?.checks ?? [{ id: 'step-expected', ok: false, message: `The build holds no step ${step}.` }]),
+    {
+      id: 'tx-is-the-build',
+      ok: built !== undefined && sameCall(tx, built),
+      message:
+        step === null ? 'It is the transaction the build gave.' : `It is step ${step + 1} of the build, as given.`,
+    },
     ...requestChecks(answer, input.request, wallet),
   ];
-  const summary = inspected?.summary;
+  const summary = inspected?.summary ?? null;
+  const tokens = { ...settings.tokens };
+  const { prepared } = input;
+  if (prepared && !prepared.ok) {
+    checks.unshift({ id: 'app-will-sign', ok: false, message: `The app will not sign it: ${prepared.message}` });
+  }
+  if (prepared?.ok) {
+    checks.push({
+      id: 'prepared-matches',
+      ok: sameCall(prepared.tx, tx),
+      message: 'What the signer signs is this transaction, with only nonce, fees and gas filled in.',
+    });
+  }
+  const claims = answer as unknown as { slippageBps?: number | null };
   return {
-    title: input.title,
-    stepLabel: input.stepLabel,
+    ...base,
+    title: summary ? headlineOf(summary, settings.known, tokens) : 'A transaction the app cannot decode',
     ...(summary ? { contract: summary.contractLabel, fn: summary.function ?? 'unknown function' } : {}),
     fields: summary ? fieldsOf(summary) : [],
     checks,
-    raw: tx,
+    warnings: summary ? interestWarnings(summary, input.choice, claims, settings.known, tokens) : [],
+    ...(prepared?.ok
+      ? {
+          device: {
+            kind: 'transaction' as const,
+            ledger: prepared.ledger,
+            view: ledgerView(prepared.tx, settings.known),
+          },
+        }
+      : {}),
   };
 }

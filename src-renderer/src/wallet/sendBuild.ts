@@ -1,9 +1,10 @@
 import type { Address } from 'viem';
 import type { ActivityEntry } from '../../../src-main/store/activityStore';
+import type { FilledTxJson } from '../../../src-shared/inspect/signingView';
 import { failureOf } from '../failureOf';
 import { reviewChallenge } from '../review/reviewMessage';
 import { useReview } from '../review/reviewStore';
-import { reviewTransaction } from '../review/reviewTransaction';
+import { type Prepared, reviewTransaction } from '../review/reviewTransaction';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from './appChannel';
 import { personalSignInjected, sendWithInjected, waitInjected } from './injectedWallet';
@@ -25,9 +26,19 @@ export interface BuildAnswer {
   explain: string;
 }
 
-/** What the person asked for, which the review checks every transaction against. */
+/**
+ * What the person asked for, which the review checks every transaction against. A trade's `referrer` is the one the
+ * person chose (a referral link they followed), null for none.
+ */
 export type UserRequest =
-  | { kind: 'buy' | 'sell'; token: Address; amount: string; exact: 'in' | 'out'; slippageBps: number }
+  | {
+      kind: 'buy' | 'sell';
+      token: Address;
+      amount: string;
+      exact: 'in' | 'out';
+      slippageBps: number;
+      referrer?: Address | null;
+    }
   | { kind: 'launch'; name: string; symbol: string; firstBuy: string | null }
   | { kind: 'claim' };
 
@@ -50,6 +61,11 @@ export interface ActionProgress {
 export async function sendBuild<B extends BuildAnswer>(action: {
   title: string;
   request: UserRequest;
+  /**
+   * Who asked, when it was not the person on this page (a bot's prepared request): the request's referrer and
+   * slippage are then not the person's choice, and the review says who asked.
+   */
+  askedBy?: string;
   build: (wallet: Address) => Promise<B>;
   onProgress: (progress: ActionProgress) => void;
 }): Promise<{ progress: ActionProgress; build?: B }> {
@@ -82,15 +98,7 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     const steps = build.requires;
     const total = steps.length + 1;
     for (const [i, step] of steps.entries()) {
-      const sent = await signAndSend(
-        build,
-        step.tx,
-        step.step,
-        step.explain,
-        `Step ${i + 1} of ${total}: ${step.step}`,
-        i + 1,
-        total,
-      );
+      const sent = await signAndSend(build, step.tx, i, step.step, `Step ${i + 1} of ${total}: ${step.step}`, total);
       if (sent === 'rejected') return { progress, build };
       groupId ??= sent.groupId;
     }
@@ -100,46 +108,56 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     }
     const label =
       steps.length > 0 ? `Step ${total} of ${total}: the ${action.request.kind}` : `The ${action.request.kind}`;
-    const sent = await signAndSend(build, build.tx, 'main', build.explain, label, total, total);
+    const sent = await signAndSend(build, build.tx, null, 'main', label, total);
     if (sent === 'rejected') return { progress, build };
     return { progress: report({ stage: 'done' }), build };
   } catch (cause) {
     return { progress: report({ stage: 'failed', error: failureOf(cause) }), ...(build ? { build } : {}) };
   }
 
+  /** Prepares, reviews, signs and sends one transaction: the step at `position`, or the main one (null). */
   async function signAndSend(
     answer: B,
     tx: UnsignedTxJson,
+    position: number | null,
     step: string,
-    title: string,
     stepLabel: string,
-    index: number,
     total: number,
   ): Promise<{ groupId?: string } | 'rejected'> {
+    const index = position === null ? total : position + 1;
     report({ stage: 'reviewing', step, index, total, hash: undefined });
     const settings = useSettingsStore.getState().state;
+    const loaded = settings.status === 'ready' ? settings.settings : null;
+    const defaultSlippageBps = loaded?.limits.defaultSlippageBps ?? 50;
+    const { request } = action;
+    const trade = request.kind === 'buy' || request.kind === 'sell' ? request : null;
+    // A bot's request chose its referrer and slippage itself: the person's are none and the app's default.
+    const choice = {
+      signer: wallet as Address,
+      referrer: action.askedBy ? null : (trade?.referrer ?? null),
+      slippageBps: action.askedBy || !trade ? defaultSlippageBps : trade.slippageBps,
+    };
+    const prepared = injected ? null : await prepare(tx);
     const item = reviewTransaction({
-      settings: settings.status === 'ready' ? settings.settings : null,
+      settings: loaded,
       answer,
       tx,
-      step,
-      title,
+      step: position,
       stepLabel,
-      request: action.request,
+      request,
       wallet: wallet as Address,
+      choice,
+      prepared,
+      ...(action.askedBy ? { askedBy: action.askedBy } : {}),
     });
     if (!(await useReview.getState().ask(item))) {
+      const failed = item.checks.filter((c) => !c.ok);
       report({
         stage: 'rejected',
-        error: item.checks.every((c) => c.ok)
-          ? { code: 'REJECTED', message: 'You rejected it on the review screen.' }
-          : {
-              code: 'CHECK_FAILED',
-              message: item.checks
-                .filter((c) => !c.ok)
-                .map((c) => c.message)
-                .join(' '),
-            },
+        error:
+          failed.length === 0
+            ? { code: 'REJECTED', message: 'You rejected it on the review screen.' }
+            : { code: 'CHECK_FAILED', message: failed.map((c) => c.message).join(' ') },
       });
       return 'rejected';
     }
@@ -152,10 +170,12 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     }
     const sent = await invoke<ActivityEntry>('tx.send', {
       tx,
+      // Signed exactly as prepared and shown (nonce, fees, gas): the hash on the screen is the device's.
+      ...(prepared?.ok ? { prepared: prepared.id } : {}),
       step,
       kind: step === 'main' ? action.request.kind : 'approve',
-      // The activity list's line: the action's own title for the main transaction (a build's explain can be long).
-      title: (step === 'main' ? action.title : title).slice(0, 200),
+      // The activity list's line: the action's title for the main transaction, the decoded headline for a step.
+      title: (step === 'main' ? action.title : item.title).slice(0, 200),
       ...(groupId ? { groupId } : {}),
     });
     groupId ??= sent.groupId;
@@ -172,23 +192,44 @@ export async function sendBuild<B extends BuildAnswer>(action: {
   }
 }
 
-/** Shows a challenge message on the review screen, then has main sign it. Null when the person rejects it. */
+/**
+ * Has main fill the transaction for signing (nonce, fees, gas) after its own guard, so the review shows exactly what
+ * the signer signs; a refusal is shown on the review as a failed check rather than skipping the review.
+ */
+async function prepare(tx: UnsignedTxJson): Promise<Prepared> {
+  try {
+    const prepared = await invoke<{ id: string; tx: FilledTxJson }>('tx.prepare', { tx });
+    return { ok: true, id: prepared.id, tx: prepared.tx, ledger: useWallet.getState().status?.active === 'ledger' };
+  } catch (cause) {
+    const failure = failureOf(cause);
+    return { ok: false, message: `${failure.message}${failure.fix ? ` ${failure.fix}` : ''}` };
+  }
+}
+
+/** Shows a message on the review screen, then has main sign it. Null when the person rejects it. */
 export async function signWithReview(request: {
   kind: string;
   title: string;
   message: string;
 }): Promise<{ address: Address; signature: `0x${string}` } | null> {
-  const { injected } = useWallet.getState();
+  const { injected, status } = useWallet.getState();
   const wallet = activeAddress(useWallet.getState());
   const settings = useSettingsStore.getState().state;
   if (!wallet || settings.status !== 'ready') throw new Error('Set up a signer in Settings first.');
   const item = reviewChallenge({
-    title: request.title,
     message: request.message,
     wallet,
     chainId: settings.settings.chainId,
+    ledger: !injected && status?.active === 'ledger',
   });
   if (!(await useReview.getState().ask(item))) return null;
   if (injected) return { address: injected, signature: await personalSignInjected(request.message, injected) };
-  return invoke('message.sign', { message: request.message, kind: request.kind, title: request.title });
+  // Reaching here with a warning means the person ticked it: an unknown message they confirmed shown in full.
+  const confirmedUnknown = item.warnings.some((warning) => warning.id === 'unknown-message');
+  return invoke('message.sign', {
+    message: request.message,
+    kind: request.kind,
+    title: request.title,
+    ...(confirmedUnknown ? { confirmedUnknown } : {}),
+  });
 }
