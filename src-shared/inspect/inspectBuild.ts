@@ -35,6 +35,8 @@ export interface InspectResult {
   main: InspectedTx;
   /** Every check of every transaction passed. */
   ok: boolean;
+  /** The tokens whose amounts could be shown in whole units (the build's own and the context's). */
+  tokens: TokenInfos;
 }
 
 /**
@@ -73,7 +75,15 @@ function inspect(json: unknown, ctx: InspectContext): InspectResult {
   const main = inspectTx(read.main, read.checks);
   const all = [...steps.flatMap((s) => s.checks), ...main.checks];
   const ok = all.length > 0 && all.every((c) => c.ok);
-  return { kind: read.kind, wallet: read.wallet, intentId: read.intentId, steps, main, ok };
+  return {
+    kind: read.kind,
+    wallet: read.wallet,
+    intentId: read.intentId,
+    steps,
+    main,
+    ok,
+    tokens: checkCtx.tokens ?? {},
+  };
 }
 
 function invalid(message: string): InspectResult {
@@ -84,5 +94,6 @@ function invalid(message: string): InspectResult {
     steps: [],
     main: { summary: null, checks: [{ id: 'input-shape', ok: false, message }] },
     ok: false,
+    tokens: {},
   };
 }

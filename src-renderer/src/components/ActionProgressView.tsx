@@ -33,7 +33,9 @@ export function ActionProgressView({ progress }: { progress: ActionProgress | nu
         {hash && (
           <>
             {' '}
-            <code title={hash}>{shortAddress(hash)}</code>
+            <code title={hash} data-testid="progress-hash" data-hash={hash}>
+              {shortAddress(hash)}
+            </code>
           </>
         )}
       </p>

@@ -97,7 +97,7 @@ export function reviewTransaction(input: {
     ...requestChecks(answer, input.request, wallet),
   ];
   const summary = inspected?.summary ?? null;
-  const tokens = { ...settings.tokens };
+  const { tokens } = result;
   const { prepared } = input;
   if (prepared && !prepared.ok) {
     checks.unshift({ id: 'app-will-sign', ok: false, message: `The app will not sign it: ${prepared.message}` });

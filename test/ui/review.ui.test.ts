@@ -1,0 +1,141 @@
+import type { Browser, Page } from 'playwright-core';
+import {
+  type Address,
+  decodeFunctionData,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  parseEther,
+  serializeTransaction,
+} from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { tradeRouterAbi } from '../../src-shared/generated/abis';
+import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import { approveReview, importLocalKey, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+
+/** The signer the page trades with. */
+const TRADER = testAccounts()[8] as TestAccount;
+const WAIT = { timeout: 20_000, interval: 100 };
+
+let f: TradingFixture;
+let browser: Browser;
+
+beforeAll(async () => {
+  f = await startTradingFixture(webUiOptions);
+  browser = await launchChromium();
+  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+});
+afterAll(async () => {
+  await browser?.close();
+  await f?.service.dispose();
+});
+
+let imported = false;
+
+async function tokenPage(token: Address): Promise<{ page: Page; errors: string[] }> {
+  // The signer lives in main: imported once, through Settings (its checks need a running test), for every page.
+  if (!imported) {
+    const { page } = await openApp(browser, f.service.origin, '/settings');
+    await importLocalKey(page, f.service.origin, TRADER);
+    await page.close();
+    imported = true;
+  }
+  const opened = await openApp(browser, f.service.origin, `/token/${token}`);
+  await expect
+    .poll(() => opened.page.getByTestId('signer-badge').textContent(), WAIT)
+    .toContain(TRADER.address.slice(0, 6));
+  return opened;
+}
+
+async function trade(page: Page, side: 'buy' | 'sell', amount: string): Promise<void> {
+  if (side === 'sell') await page.getByTestId('trade-side-sell').click();
+  await page.getByTestId('trade-amount').fill(amount);
+  await page.getByTestId('quote').waitFor();
+  await page.getByTestId('trade-submit').click();
+  await page.getByTestId('review').waitFor();
+}
+
+describe('the review screen', () => {
+  it('heads a tampered buy with the decoded (tampered) amount, and shows the failed check before anything else', async () => {
+    const { page, errors } = await tokenPage(f.bnbToken.token);
+    // Someone between the page and the service spends ten times what the person typed, value included, and leaves
+    // the build's own text and claims as they were.
+    await page.route('**/api/v1/build/buy', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { tx: { data: Hex; value: string } };
+      const { args } = decodeFunctionData({ abi: tradeRouterAbi, data: body.tx.data });
+      const params = { ...(args?.[0] as { amount: bigint }) };
+      params.amount *= 10n;
+      const data = encodeFunctionData({ abi: tradeRouterAbi, functionName: 'buyExactIn', args: [params as never] });
+      const value = (BigInt(body.tx.value) * 10n).toString();
+      await route.fulfill({ response, json: { ...body, tx: { ...body.tx, data, value } } });
+    });
+    await trade(page, 'buy', '0.25');
+    await page.getByTestId('review-blocked').waitFor();
+    expect(await page.getByTestId('review-title').textContent()).toContain('pays exactly 2.5 BNB');
+    // The first thing in the dialog is the failed check, in red.
+    const first = await page
+      .getByTestId('review')
+      .evaluate((dialog) => dialog.firstElementChild?.getAttribute('data-testid') ?? null);
+    expect(first).toBe('review-blocked');
+    expect(await page.getByTestId('check-amount-matches').getAttribute('class')).toBe('check-failed');
+    expect(await page.getByTestId('review-sign').isDisabled()).toBe(true);
+    await screenshot(page, 'review-tampered-headline');
+    // Esc rejects, as the dialog's cancel.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('CHECK_FAILED');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the hash the device will show, which is keccak256 of the unsigned transaction that is then sent', async () => {
+    const { page, errors } = await tokenPage(f.bnbToken.token);
+    await trade(page, 'buy', '0.2');
+    expect(await page.getByTestId('review-blocked').count()).toBe(0);
+    const shown = (await page.getByTestId('device-hash').textContent()) as Hex;
+    expect(await page.getByTestId('device-network').textContent()).toContain('31337');
+    expect(await page.getByTestId('device-to').textContent()).toContain('TradeRouter');
+    expect(await page.getByTestId('device-amount').textContent()).toContain('0.2 ');
+    await screenshot(page, 'review-device');
+    await approveReview(page);
+    await expect.poll(() => page.getByTestId('progress').getAttribute('data-stage'), WAIT).toBe('done');
+    const hash = (await page.getByTestId('progress-hash').getAttribute('data-hash')) as Hex;
+    const mined = await f.client.getTransaction({ hash });
+    const unsigned = serializeTransaction({
+      type: 'eip1559',
+      chainId: mined.chainId as number,
+      nonce: mined.nonce,
+      to: mined.to as Address,
+      data: mined.input,
+      value: mined.value,
+      gas: mined.gas,
+      maxFeePerGas: mined.maxFeePerGas as bigint,
+      maxPriorityFeePerGas: mined.maxPriorityFeePerGas as bigint,
+    });
+    expect(keccak256(unsigned)).toBe(shown);
+    expect(mined.value).toBe(parseEther('0.2'));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('needs a tick for an unlimited approval before Sign is enabled', async () => {
+    const { page, errors } = await tokenPage(f.bnbToken.token);
+    await trade(page, 'sell', '100');
+    // The first step of a first sell lets Permit2 move the token: unlimited, so a warning to tick.
+    expect(await page.getByTestId('review-step').textContent()).toContain('approve-permit2');
+    await page.getByTestId('warning-unlimited-approval').waitFor();
+    expect(await page.getByTestId('review-title').textContent()).toContain('any amount');
+    const sign = page.getByTestId('review-sign');
+    expect(await sign.isDisabled()).toBe(true);
+    await screenshot(page, 'review-warning');
+    await page.getByTestId('tick-unlimited-approval').check();
+    expect(await sign.isDisabled()).toBe(false);
+    await page.getByTestId('tick-unlimited-approval').uncheck();
+    expect(await sign.isDisabled()).toBe(true);
+    await page.getByTestId('review-reject').click();
+    await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('REJECTED');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
