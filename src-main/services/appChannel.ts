@@ -18,6 +18,8 @@ export interface AppChannelFailure {
   code: string;
   message: string;
   fix?: string;
+  /** The same request can succeed later unchanged (a Ledger busy with another program). */
+  retry?: boolean;
 }
 
 export interface AppInfo {
@@ -67,6 +69,7 @@ const OPERATIONS = {
   'ledger.use': z
     .object({ path: z.string().regex(/^(\d+'?\/){2,9}\d+'?$/, "a derivation path like 44'/60'/0'/0/0") })
     .strict(),
+  'ledger.configuration': z.object({}).strict(),
   'tx.send': z
     .object({
       tx: unsignedTx,
@@ -133,6 +136,7 @@ export function createAppChannel(deps: {
     'ledger.addresses': ({ template, from, count }) =>
       signers.ledgerAddresses(deps.info.ledgerPaths[template], from, count),
     'ledger.use': ({ path }) => signers.useLedger(path),
+    'ledger.configuration': () => signers.ledgerConfiguration(),
     'tx.send': ({ tx, ...rest }) =>
       sender.signAndSend({
         ...rest,
@@ -179,6 +183,9 @@ export function createAppChannel(deps: {
       try {
         return await (handlers[op] as (input: unknown) => unknown)(parsed.data);
       } catch (cause) {
+        if (cause instanceof SignerError && cause.retry) {
+          throw new AppChannelError({ code: cause.code, message: cause.message, fix: cause.fix, retry: true });
+        }
         if (cause instanceof SignerError || cause instanceof WalletError) {
           throw new AppChannelError({ code: cause.code, message: cause.message, fix: cause.fix });
         }
