@@ -183,11 +183,14 @@ export function createAppChannel(deps: {
       try {
         return await (handlers[op] as (input: unknown) => unknown)(parsed.data);
       } catch (cause) {
-        if (cause instanceof SignerError && cause.retry) {
-          throw new AppChannelError({ code: cause.code, message: cause.message, fix: cause.fix, retry: true });
-        }
         if (cause instanceof SignerError || cause instanceof WalletError) {
-          throw new AppChannelError({ code: cause.code, message: cause.message, fix: cause.fix });
+          const retry = cause instanceof SignerError && cause.retry;
+          throw new AppChannelError({
+            code: cause.code,
+            message: cause.message,
+            fix: cause.fix,
+            ...(retry && { retry }),
+          });
         }
         throw cause;
       }
