@@ -21,7 +21,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { WETH9 } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
-import { LedgerError, type LedgerReason, toLedgerError } from '../src-main/signer/ledger/ledgerErrors';
+import { ledgerAccess } from '../src-main/signer/ledger/ledgerAccess';
+import { readLedgerConfiguration } from '../src-main/signer/ledger/ledgerConfiguration';
+import {
+  LEDGER_MAX_MESSAGE_BYTES,
+  LedgerError,
+  type LedgerReason,
+  toLedgerError,
+} from '../src-main/signer/ledger/ledgerErrors';
 import {
   createLedgerSigner,
   LEDGER_LIVE_PATH_TEMPLATE,
@@ -31,12 +38,17 @@ import {
 import { type LedgerTransportOpener, openLedgerTransport } from '../src-main/signer/ledger/openLedgerTransport';
 import type { SignableTransaction } from '../src-main/signer/signer';
 import type { SignerErrorCode } from '../src-main/signer/signerError';
-import { LedgerEmulator, type LedgerEmulatorState } from './support/ledgerEmulator';
+import { EMULATED_MAX_MESSAGE_BYTES, LedgerEmulator, type LedgerEmulatorState } from './support/ledgerEmulator';
+import { readTranscript, TranscriptTransport, transcriptInputs } from './support/ledgerTranscript';
 import { startTestService, type TestService } from './support/startTestService';
 
 const requireCjs = createRequire(import.meta.url);
 const INS_SIGN = 0x04;
 const INS_SIGN_PERSONAL_MESSAGE = 0x08;
+const INS_GET_APP_CONFIGURATION = 0x06;
+/** m/44'/60'/0'/0/0 as the app reads a path: the count of indices, then each as 4 bytes big-endian. */
+const ACCOUNT0_KEY = testAccounts()[0]?.privateKey as Hex;
+const ACCOUNT0_PATH = Buffer.from('058000002c8000003c800000000000000000000000', 'hex');
 const OTHER_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
 const accounts = testAccounts();
@@ -172,6 +184,7 @@ describe('Ledger signing through hw-app-eth', () => {
     const sender = accounts[1];
     if (!sender) throw new Error('test account missing');
     const emulator = new LedgerEmulator();
+    emulator.blindSigning = true;
     const signer = createLedgerSigner({ transport: emulator, path: legacyPath(1) });
     // WBNB's deposit() ignores what follows its selector: the padding makes the calldata long, not the call different.
     const data = concat([
@@ -222,6 +235,7 @@ describe('Ledger signing through hw-app-eth', () => {
 
   it('refuses a signature made by another seed than the account', async () => {
     const emulator = new LedgerEmulator();
+    emulator.blindSigning = true;
     const signer = createLedgerSigner({ transport: emulator, path: legacyPath(0) });
     await signer.getAddress();
     emulator.useMnemonic(OTHER_MNEMONIC);
@@ -235,12 +249,13 @@ describe('Ledger failures', () => {
     ['locked', 'locked', 'LEDGER_LOCKED'],
     ['app-not-open', 'app-not-open', 'LEDGER_APP_NOT_OPEN'],
     ['reject-next', 'rejected', 'LEDGER_REJECTED'],
-    ['blind-signing-disabled', 'blind-signing-disabled', 'LEDGER_BLIND_SIGNING_DISABLED'],
+    ['interrupt-next', 'busy', 'LEDGER_BUSY'],
     ['disconnected', 'disconnected', 'LEDGER_DISCONNECTED'],
   ];
 
   it.each(cases)('maps the device %s to the reason %s', async (state, reason, code) => {
     const emulator = new LedgerEmulator();
+    emulator.blindSigning = true;
     emulator.state = state;
     const signer = createLedgerSigner({ transport: emulator, path: legacyPath(0) });
     const failure = await signer.signTransaction(CONTRACT_CALL).catch((error: unknown) => error);
@@ -249,17 +264,28 @@ describe('Ledger failures', () => {
     expect((failure as LedgerError).toSignerError().code).toBe(code);
   });
 
-  it('rejects only the next request, and signs transfers while blind signing is off', async () => {
+  it('rejects or interrupts only the next request, and signs transfers and messages while blind signing is off', async () => {
     const emulator = new LedgerEmulator();
     const signer = createLedgerSigner({ transport: emulator, path: legacyPath(0) });
     emulator.state = 'reject-next';
     await expect(signer.signMessage('no')).rejects.toMatchObject({ reason: 'rejected' });
     await expect(signer.signMessage('yes')).resolves.toMatch(/^0x[0-9a-f]{130}$/);
+    emulator.state = 'interrupt-next';
+    const interrupted = await signer.signMessage('later').catch((error: unknown) => error);
+    expect(interrupted).toMatchObject({ reason: 'busy', statusCode: 0x6980 });
+    expect((interrupted as LedgerError).toSignerError()).toMatchObject({ code: 'LEDGER_BUSY', retry: true });
+    await expect(signer.signMessage('later')).resolves.toMatch(/^0x[0-9a-f]{130}$/);
 
-    emulator.state = 'blind-signing-disabled';
+    // Blind signing is off on a new device: a transfer carries no data and signs; a contract call is refused.
     const { data: _, ...transfer } = CONTRACT_CALL;
     await expect(signer.signTransaction({ ...transfer, value: 1n })).resolves.toMatch(/^0x02/);
-    await expect(signer.signTransaction(CONTRACT_CALL)).rejects.toMatchObject({ reason: 'blind-signing-disabled' });
+    const refused = await signer.signTransaction(CONTRACT_CALL).catch((error: unknown) => error);
+    // hw-app-eth has turned the 0x6a80 into EthAppPleaseEnableContractData, without the status word.
+    expect(refused).toMatchObject({ reason: 'blind-signing-disabled' });
+    expect((refused as LedgerError).toSignerError()).toMatchObject({
+      code: 'LEDGER_BLIND_SIGNING_DISABLED',
+      retry: false,
+    });
   });
 
   it('answers busy to a request made while another is on the device', async () => {
@@ -279,7 +305,8 @@ describe('Ledger failures', () => {
       [new TransportStatusError(0x6b0c), 'locked'],
       [new TransportStatusError(0x6985), 'rejected'],
       [new TransportStatusError(0x5501), 'rejected'],
-      [new TransportStatusError(0x6a80), 'blind-signing-disabled'],
+      [new TransportStatusError(0x6980), 'busy'],
+      [new TransportStatusError(0x6a80), 'invalid-data'],
       [new EthAppPleaseEnableContractData('enable it'), 'blind-signing-disabled'],
       [new TransportStatusError(0x6e00), 'app-not-open'],
       [new TransportStatusError(0x6d00), 'app-not-open'],
@@ -298,6 +325,15 @@ describe('Ledger failures', () => {
     ];
     for (const [error, reason] of table) expect(toLedgerError(error).reason, String(error)).toBe(reason);
     expect(toLedgerError(new TransportStatusError(0x6f00)).statusCode).toBe(0x6f00);
+    // 0x6a80 is blind signing only for a transaction; for a message or an address the app found the data invalid.
+    const invalidData = new TransportStatusError(0x6a80);
+    expect(toLedgerError(invalidData, 'transaction').reason).toBe('blind-signing-disabled');
+    expect(toLedgerError(invalidData, 'message').reason).toBe('invalid-data');
+    expect(toLedgerError(invalidData, 'address').reason).toBe('invalid-data');
+    expect(toLedgerError(invalidData, 'message').toSignerError().code).toBe('LEDGER_INVALID_DATA');
+    // Only the interrupted review (busy) passes by itself.
+    expect(toLedgerError(new TransportStatusError(0x6980), 'transaction').toSignerError().retry).toBe(true);
+    expect(toLedgerError(new TransportStatusError(0x6985), 'transaction').toSignerError().retry).toBe(false);
   });
 });
 
@@ -330,5 +366,180 @@ describe('opening the USB transport', () => {
     const emulator = new LedgerEmulator();
     const transport = await openLedgerTransport({ loadTransport: () => ({ open: async () => emulator }) });
     expect(transport).toBe(emulator);
+  });
+});
+
+describe('blind signing, known before the first transaction', () => {
+  it('reads the Ethereum app configuration: blind signing off on a new device, on once the person enables it', async () => {
+    const emulator = new LedgerEmulator();
+    expect(await readLedgerConfiguration(emulator)).toEqual({ blindSigning: false, version: '1.22.0' });
+    emulator.blindSigning = true;
+    expect(await readLedgerConfiguration(emulator)).toEqual({ blindSigning: true, version: '1.22.0' });
+    expect(emulator.receivedFor(INS_GET_APP_CONFIGURATION)).toHaveLength(2);
+    emulator.state = 'locked';
+    await expect(readLedgerConfiguration(emulator)).rejects.toMatchObject({ reason: 'locked' });
+  });
+
+  it('refuses a contract call before any of it reaches the device while blind signing is off', async () => {
+    const emulator = new LedgerEmulator();
+    const access = ledgerAccess(async () => emulator);
+    const refused = await access
+      .withSigner(legacyPath(0), (signer) => signer.signTransaction(CONTRACT_CALL))
+      .catch((error: unknown) => error);
+    expect(access.toSignerError(refused)).toMatchObject({ code: 'LEDGER_BLIND_SIGNING_DISABLED' });
+    expect(emulator.receivedFor(INS_SIGN)).toEqual([]);
+    // A transfer carries no data: nothing to ask, it signs.
+    const { data: _, ...transfer } = CONTRACT_CALL;
+    await expect(
+      access.withSigner(legacyPath(0), (signer) => signer.signTransaction({ ...transfer, value: 1n })),
+    ).resolves.toMatch(/^0x02/);
+    expect(emulator.receivedFor(INS_GET_APP_CONFIGURATION)).toHaveLength(1);
+
+    emulator.blindSigning = true;
+    const signed = await access.withSigner(legacyPath(0), (signer) => signer.signTransaction(CONTRACT_CALL));
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as TransactionSerializedEIP1559 })).toBe(
+      accounts[0]?.address,
+    );
+  });
+
+  it('is refused by the emulated device on the chunk where the data starts, not before', async () => {
+    // hw-app-eth's first chunk always holds the data's start; cut by hand, the chunk boundary can fall anywhere.
+    const serialized = Buffer.from(serializeTransaction(CONTRACT_CALL).slice(2), 'hex');
+    const dataStart = serialized.indexOf(Buffer.from('84d0e30db0', 'hex')) + 1;
+    const sendChunks = async (emulator: LedgerEmulator, cut: number) => {
+      const statuses: number[] = [];
+      for (const [i, chunk] of [
+        Buffer.concat([ACCOUNT0_PATH, serialized.subarray(0, cut)]),
+        serialized.subarray(cut),
+      ].entries()) {
+        const answer = await emulator.exchange(
+          Buffer.concat([Buffer.from([0xe0, INS_SIGN, i === 0 ? 0x00 : 0x80, 0x00, chunk.length]), chunk]),
+        );
+        statuses.push(answer.readUInt16BE(answer.length - 2));
+        if (statuses.at(-1) !== 0x9000) break;
+      }
+      return statuses;
+    };
+    // The first chunk ends with the data's header, before its first byte: it passes; the next one is refused.
+    expect(await sendChunks(new LedgerEmulator(), dataStart)).toEqual([0x9000, 0x6a80]);
+    // The first chunk holds the data's first byte: refused there, as the real app refused the recorded buy.
+    expect(await sendChunks(new LedgerEmulator(), dataStart + 1)).toEqual([0x6a80]);
+    const enabled = new LedgerEmulator();
+    enabled.blindSigning = true;
+    const [first, last] = await sendChunks(enabled, dataStart);
+    expect([first, last]).toEqual([0x9000, 0x9000]);
+  });
+});
+
+describe('messages the device cannot take', () => {
+  it(`refuses a message over ${LEDGER_MAX_MESSAGE_BYTES} bytes before sending anything, and signs one of exactly that`, async () => {
+    const emulator = new LedgerEmulator();
+    const signer = createLedgerSigner({ transport: emulator, path: legacyPath(0) });
+    // 2,731 three-byte characters: 8,193 bytes in UTF-8 although the text is far shorter in characters.
+    const tooLong = '✓'.repeat(2_731);
+    const refused = await signer.signMessage(tooLong).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ reason: 'message-too-long' });
+    expect((refused as LedgerError).toSignerError().code).toBe('LEDGER_MESSAGE_TOO_LONG');
+    expect(emulator.received).toEqual([]);
+
+    const longest = 'a'.repeat(LEDGER_MAX_MESSAGE_BYTES);
+    const signature = await signer.signMessage(longest);
+    expect(signature).toBe(await privateKeyToAccount(ACCOUNT0_KEY).signMessage({ message: longest }));
+  });
+
+  it('maps the app refusing message data (0x6a80) as invalid data, never as blind signing', async () => {
+    const emulator = new LedgerEmulator();
+    // What hw-app-eth sends first for a message, declaring one byte more than the app takes.
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(EMULATED_MAX_MESSAGE_BYTES + 1);
+    const first = Buffer.concat([ACCOUNT0_PATH, length, Buffer.from('a')]);
+    const refused = await emulator.send(0xe0, INS_SIGN_PERSONAL_MESSAGE, 0x00, 0x00, first).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ statusCode: 0x6a80 });
+    expect(toLedgerError(refused, 'message')).toMatchObject({ reason: 'invalid-data', statusCode: 0x6a80 });
+  });
+});
+
+describe("the real Ethereum app's recorded exchanges", () => {
+  const inputs = transcriptInputs();
+  const tx: SignableTransaction = {
+    type: 'eip1559',
+    chainId: Number(inputs.tx.chainId),
+    nonce: Number(inputs.tx.nonce),
+    gas: BigInt(inputs.tx.gas as string),
+    maxFeePerGas: BigInt(inputs.tx.maxFeePerGas as string),
+    maxPriorityFeePerGas: BigInt(inputs.tx.maxPriorityFeePerGas as string),
+    to: inputs.tx.to as Address,
+    value: BigInt(inputs.tx.value as string),
+    data: inputs.tx.data as Hex,
+  };
+  const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+  /** The signature the device answered last in a transcript: v || r || s, then the status word. */
+  function recordedSignature(name: string): { v: number; r: Hex; s: Hex } {
+    const answer = readTranscript(name).at(-1)?.answer ?? Buffer.alloc(0);
+    expect(answer.subarray(-2).toString('hex')).toBe('9000');
+    return { v: answer[0] ?? -1, r: toHex(answer.subarray(1, 33)), s: toHex(answer.subarray(33, 65)) };
+  }
+
+  it('replays the approved buy through the signer: the same APDUs, the identical signature', async () => {
+    const transport = new TranscriptTransport(readTranscript('buy-chain56-approved'));
+    const signed = await createLedgerSigner({ transport, path: inputs.path }).signTransaction(tx);
+    expect(transport.mismatches).toEqual([]);
+    expect(transport.finished).toBe(true);
+    const { v, r, s } = recordedSignature('buy-chain56-approved');
+    expect(signed).toBe(serializeTransaction(tx, { r, s, yParity: v }));
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as TransactionSerializedEIP1559 })).toBe(
+      ACCOUNT,
+    );
+  });
+
+  it('replays the approved challenge message: the identical signature, the one the key itself makes', async () => {
+    const transport = new TranscriptTransport(readTranscript('challenge-message-approved'));
+    const signature = await createLedgerSigner({ transport, path: inputs.path }).signMessage(inputs.message);
+    expect(transport.mismatches).toEqual([]);
+    expect(transport.finished).toBe(true);
+    const { v, r, s } = recordedSignature('challenge-message-approved');
+    expect(signature).toBe(concat([r, s, toHex(v, { size: 1 })]));
+    expect(signature).toBe(await privateKeyToAccount(ACCOUNT0_KEY).signMessage({ message: inputs.message }));
+  });
+
+  it.each([
+    ['buy-chain56-rejected', 'transaction', 'rejected', 'LEDGER_REJECTED'],
+    ['buy-chain56-blind-signing-off', 'transaction', 'blind-signing-disabled', 'LEDGER_BLIND_SIGNING_DISABLED'],
+    ['challenge-message-rejected', 'message', 'rejected', 'LEDGER_REJECTED'],
+  ] as const)('replays %s as our %s refusal', async (name, kind, reason, code) => {
+    const transport = new TranscriptTransport(readTranscript(name));
+    const signer = createLedgerSigner({ transport, path: inputs.path });
+    const failure = await (kind === 'transaction' ? signer.signTransaction(tx) : signer.signMessage(inputs.message))
+      .then(() => 'signed')
+      .catch((error: unknown) => error);
+    expect(transport.mismatches).toEqual([]);
+    expect(transport.finished).toBe(true);
+    expect(failure).toMatchObject({ reason });
+    expect((failure as LedgerError).toSignerError().code).toBe(code);
+  });
+
+  it('fails the replay on any APDU the real app did not get', async () => {
+    const transport = new TranscriptTransport(readTranscript('buy-chain56-approved'));
+    const failure = await createLedgerSigner({ transport, path: inputs.path })
+      .signTransaction({ ...tx, nonce: tx.nonce + 1 })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(LedgerError);
+    expect(transport.mismatches).toHaveLength(1);
+    expect(transport.finished).toBe(false);
+  });
+
+  it.each([
+    ['buy-chain56-approved', { blindSigning: true }],
+    ['buy-chain56-rejected', { blindSigning: true, state: 'reject-next' }],
+    ['buy-chain56-blind-signing-off', {}],
+    ['challenge-message-approved', {}],
+    ['challenge-message-rejected', { state: 'reject-next' }],
+  ] as const)('has the emulator answer %s exactly as the real app did', async (name, setup) => {
+    const emulator = new LedgerEmulator();
+    Object.assign(emulator, setup);
+    for (const { apdu, answer } of readTranscript(name)) {
+      expect((await emulator.exchange(apdu)).toString('hex')).toBe(answer.toString('hex'));
+    }
   });
 });

@@ -18,6 +18,8 @@ export interface AppChannelFailure {
   code: string;
   message: string;
   fix?: string;
+  /** The same request can succeed later unchanged (a Ledger busy with another program). */
+  retry?: boolean;
 }
 
 export interface AppInfo {
@@ -68,6 +70,7 @@ const OPERATIONS = {
     .object({ path: z.string().regex(/^(\d+'?\/){2,9}\d+'?$/, "a derivation path like 44'/60'/0'/0/0") })
     .strict(),
   'tx.prepare': z.object({ tx: unsignedTx }).strict(),
+  'ledger.configuration': z.object({}).strict(),
   'tx.send': z
     .object({
       tx: unsignedTx,
@@ -151,6 +154,7 @@ export function createAppChannel(deps: {
     'ledger.addresses': ({ template, from, count }) =>
       signers.ledgerAddresses(deps.info.ledgerPaths[template], from, count),
     'ledger.use': ({ path }) => signers.useLedger(path),
+    'ledger.configuration': () => signers.ledgerConfiguration(),
     'tx.prepare': ({ tx }) => sender.prepare(unsignedOf(tx)),
     'tx.send': ({ tx, ...rest }) => sender.signAndSend({ ...rest, tx: unsignedOf(tx) }),
     'tx.wait': ({ id }) => sender.wait(id),
@@ -189,7 +193,13 @@ export function createAppChannel(deps: {
         return await (handlers[op] as (input: unknown) => unknown)(parsed.data);
       } catch (cause) {
         if (cause instanceof SignerError || cause instanceof WalletError) {
-          throw new AppChannelError({ code: cause.code, message: cause.message, fix: cause.fix });
+          const retry = cause instanceof SignerError && cause.retry;
+          throw new AppChannelError({
+            code: cause.code,
+            message: cause.message,
+            fix: cause.fix,
+            ...(retry && { retry }),
+          });
         }
         throw cause;
       }

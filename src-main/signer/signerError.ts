@@ -11,17 +11,24 @@ export type SignerErrorCode =
   | 'LEDGER_APP_NOT_OPEN'
   | 'LEDGER_REJECTED'
   | 'LEDGER_BLIND_SIGNING_DISABLED'
+  | 'LEDGER_INVALID_DATA'
+  | 'LEDGER_MESSAGE_TOO_LONG'
   | 'LEDGER_DISCONNECTED'
   | 'LEDGER_BUSY'
   | 'LEDGER_FAILED';
 
+/** `retry`: the same request can succeed later unchanged (the spec's meaning), as a Ledger busy with another program. */
 export class SignerError extends Error {
+  readonly retry: boolean;
+
   constructor(
     readonly code: SignerErrorCode,
     message: string,
     readonly fix?: string,
+    options: { retry?: boolean } = {},
   ) {
     super(message);
     this.name = 'SignerError';
+    this.retry = options.retry ?? false;
   }
 }

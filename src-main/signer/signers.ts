@@ -1,5 +1,6 @@
 import { type Address, type Hex, isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { LedgerConfiguration } from './ledger/ledgerConfiguration';
 import { type KeyCipher, WrongPassphraseError } from './localKey/keyCipher';
 import {
   deleteLocalKey,
@@ -18,6 +19,8 @@ export interface LedgerAccess {
   /** Runs `use` with a signer on `path` over a freshly opened transport, closed afterwards whatever happens. */
   withSigner<T>(path: string, use: (signer: Signer) => Promise<T>): Promise<T>;
   addresses(template: string, from: number, count: number): Promise<{ path: string; address: Address }[]>;
+  /** The Ethereum app's configuration: whether blind signing is on, and its version. */
+  configuration(): Promise<LedgerConfiguration>;
   /** Maps a device or transport failure to a SignerError (locked, app not open, rejected...). */
   toSignerError(cause: unknown): SignerError | undefined;
 }
@@ -29,6 +32,11 @@ export interface SignerStatus {
   address: Address | null;
   localKey: { address: Address; unlocked: boolean; needsPassphrase: boolean } | null;
   ledger: { path: string; address: Address } | null;
+  /**
+   * What the Ledger's Ethereum app last said of itself (when an account was chosen, or asked with
+   * ledgerConfiguration): blind signing off means every contract call will be refused until it is turned on.
+   */
+  ledgerApp: LedgerConfiguration | null;
   /** Requests waiting for the signer (a Ledger waiting for the person counts). */
   queued: number;
 }
@@ -44,6 +52,7 @@ export class Signers {
   private record: LocalKeyRecord | undefined;
   private local: Signer | undefined;
   private ledger: { path: string; address: Address } | undefined;
+  private ledgerApp: LedgerConfiguration | undefined;
   private active: 'local' | 'ledger' | null = null;
 
   constructor(
@@ -76,6 +85,7 @@ export class Signers {
           }
         : null,
       ledger: this.ledger ?? null,
+      ledgerApp: this.ledgerApp ?? null,
       queued: this.queue.pending,
     };
   }
@@ -159,12 +169,28 @@ export class Signers {
     return this.queue.run(() => this.device(() => ledger.addresses(template, from, count)));
   }
 
-  /** Reads the account on `path` from the device and makes the Ledger the active signer. */
+  /**
+   * Reads the account on `path` from the device and makes the Ledger the active signer; reads the Ethereum app's
+   * configuration too, so the person learns that blind signing is off when choosing the Ledger, not at the first trade.
+   */
   async useLedger(path: string): Promise<SignerStatus> {
     const ledger = this.requireLedger();
-    const address = await this.queue.run(() => this.device(() => ledger.withSigner(path, (s) => s.getAddress())));
+    const { address, app } = await this.queue.run(() =>
+      this.device(async () => ({
+        address: await ledger.withSigner(path, (s) => s.getAddress()),
+        app: await ledger.configuration(),
+      })),
+    );
     this.ledger = { path, address };
+    this.ledgerApp = app;
     this.active = 'ledger';
+    return this.status();
+  }
+
+  /** Asks the Ledger's Ethereum app for its configuration again (after the person turned blind signing on). */
+  async ledgerConfiguration(): Promise<SignerStatus> {
+    const ledger = this.requireLedger();
+    this.ledgerApp = await this.queue.run(() => this.device(() => ledger.configuration()));
     return this.status();
   }
 
@@ -197,7 +223,15 @@ export class Signers {
       }
       if (this.active === 'ledger' && this.ledger) {
         const { path } = this.ledger;
-        return this.device(() => this.requireLedger().withSigner(path, use));
+        try {
+          return await this.device(() => this.requireLedger().withSigner(path, use));
+        } catch (cause) {
+          // The device (or the check before it) says blind signing is off: the status says so too from now on.
+          if (cause instanceof SignerError && cause.code === 'LEDGER_BLIND_SIGNING_DISABLED' && this.ledgerApp) {
+            this.ledgerApp = { ...this.ledgerApp, blindSigning: false };
+          }
+          throw cause;
+        }
       }
       throw new SignerError('NO_SIGNER', 'No signer is set up.', 'Import a local key or connect a Ledger in Settings.');
     });

@@ -315,6 +315,7 @@ describe('fuzzing the app channel', () => {
     'signer.lock',
     'signer.use',
     'ledger.use',
+    'ledger.configuration',
     'tx.send',
     'tx.wait',
     'message.sign',

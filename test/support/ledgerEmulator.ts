@@ -11,14 +11,15 @@ const { DisconnectedDevice } = requireCjs('@ledgerhq/errors') as { DisconnectedD
 
 /**
  * What the emulated device is doing. 'reject-next' rejects the next signature (or displayed address) as a person
- * pressing Reject would, then turns back to 'ready'. 'blind-signing-disabled' refuses transactions carrying data.
+ * pressing Reject would, then turns back to 'ready'. 'interrupt-next' has the next review interrupted by another
+ * program speaking to the device (status 0x6980), then turns back to 'ready'.
  */
 export type LedgerEmulatorState =
   | 'ready'
   | 'locked'
   | 'app-not-open'
   | 'reject-next'
-  | 'blind-signing-disabled'
+  | 'interrupt-next'
   | 'disconnected';
 
 export interface ReceivedApdu {
@@ -34,7 +35,10 @@ const INS = { GET_PUBLIC_KEY: 0x02, SIGN: 0x04, GET_APP_CONFIGURATION: 0x06, SIG
 const P1_FIRST = 0x00;
 const P1_MORE = 0x80;
 const APP_FLAG_DATA_ALLOWED = 0x01;
-const APP_VERSION = [1, 15, 0];
+/** The version the recorded exchanges in test/fixtures/ledger-transcripts come from. */
+const APP_VERSION = [1, 22, 0];
+/** The longest personal message the app takes, in bytes. */
+export const EMULATED_MAX_MESSAGE_BYTES = 8_192;
 
 /** The status words the OS and app-ethereum (src/apdu_constants.h) answer. */
 const SW = {
@@ -42,6 +46,7 @@ const SW = {
   LOCKED_DEVICE: 0x5515,
   APP_NOT_SELECTED: 0x6511,
   CONDITION_NOT_SATISFIED: 0x6985,
+  REVIEW_INTERRUPTED: 0x6980,
   INVALID_DATA: 0x6a80,
   INVALID_P1_P2: 0x6b00,
   INVALID_INS: 0x6d00,
@@ -62,6 +67,8 @@ class InvalidData extends Error {}
  * A Ledger running the Ethereum app, in memory: a Transport that answers the app's APDUs (CLA 0xE0: get address,
  * sign transaction, sign personal message, app configuration) with the status words a real device answers, and signs
  * with keys derived from a mnemonic (the devnet's test mnemonic unless told otherwise). It keeps every APDU it got.
+ * It answers the real app's recorded exchanges (test/fixtures/ledger-transcripts) byte for byte: blind signing is off
+ * as on a new device, and a transaction carrying data is then refused on the chunk where its data starts.
  *
  * hw-app-eth's clear-signing instructions (ERC-20 info 0x0A, plugins 0x12/0x16, NFT 0x14, domain 0x22) are not
  * emulated: with a null resolution hw-app-eth never sends them, and an INS this emulator does not know answers 0x6d00,
@@ -69,6 +76,8 @@ class InvalidData extends Error {}
  */
 export class LedgerEmulator extends Transport {
   state: LedgerEmulatorState = 'ready';
+  /** The app's Blind signing setting: off by default, as on a real Ledger. */
+  blindSigning = false;
   readonly received: ReceivedApdu[] = [];
   private root: HDKey;
   private pending: Pending | undefined;
@@ -119,7 +128,7 @@ export class LedgerEmulator extends Transport {
 
   /** flags (bit 0: blind signing allowed) || major || minor || patch. */
   private appConfiguration(): Buffer {
-    const flags = this.state === 'blind-signing-disabled' ? 0 : APP_FLAG_DATA_ALLOWED;
+    const flags = this.blindSigning ? APP_FLAG_DATA_ALLOWED : 0;
     return answer(SW.OK, Buffer.from([flags, ...APP_VERSION]));
   }
 
@@ -142,11 +151,17 @@ export class LedgerEmulator extends Transport {
 
   /**
    * P1 0x00 carries the path then the start of the raw transaction, P1 0x80 the rest. Like the app, the end is known
-   * from the transaction's own envelope (type byte, RLP list length); intermediate chunks answer 0x9000 alone.
+   * from the transaction's own envelope (type byte, RLP list length); intermediate chunks answer 0x9000 alone. With
+   * blind signing off, the chunk in which the data field's first byte arrives answers 0x6a80, as the real app does.
    */
   private async signTransactionChunk(p1: number, data: Buffer): Promise<Buffer> {
     const pending = this.collect(INS.SIGN, p1, data, (rest) => ({ bytes: rest }));
     if (!pending) return answer(SW.INVALID_P1_P2);
+    const dataField = dataFieldOf(pending.bytes);
+    if (!this.blindSigning && dataField && dataField.length > 0 && dataField.start < pending.bytes.length) {
+      this.pending = undefined;
+      return answer(SW.INVALID_DATA);
+    }
     const total = transactionLength(pending.bytes);
     if (total === undefined || pending.bytes.length < total) return answer(SW.OK);
     this.pending = undefined;
@@ -154,10 +169,8 @@ export class LedgerEmulator extends Transport {
 
     const serialized = bytesToHex(pending.bytes);
     const tx = parseUnsigned(serialized);
-    if (this.state === 'blind-signing-disabled' && tx.data !== undefined && tx.data !== '0x') {
-      return answer(SW.INVALID_DATA);
-    }
-    if (this.takeRejection()) return answer(SW.CONDITION_NOT_SATISFIED);
+    const refusal = this.takeRefusal();
+    if (refusal !== undefined) return answer(refusal);
     const signature = await this.sign(pending.path, keccak256(serialized));
     // Typed transactions get the parity; legacy ones EIP-155's v, cut to the one byte the app answers.
     const v =
@@ -169,10 +182,13 @@ export class LedgerEmulator extends Transport {
     return answer(SW.OK, Buffer.concat([Buffer.from([v]), signature.rs]));
   }
 
-  /** P1 0x00 carries the path, the message's length (4 bytes, big-endian) and its start; P1 0x80 the rest. */
+  /**
+   * P1 0x00 carries the path, the message's length (4 bytes, big-endian) and its start; P1 0x80 the rest. A length
+   * over the app's limit is invalid data from the first chunk.
+   */
   private async signMessageChunk(p1: number, data: Buffer): Promise<Buffer> {
     const pending = this.collect(INS.SIGN_PERSONAL_MESSAGE, p1, data, (rest) => {
-      if (rest.length < 4) throw new InvalidData();
+      if (rest.length < 4 || rest.readUInt32BE(0) > EMULATED_MAX_MESSAGE_BYTES) throw new InvalidData();
       return { expected: rest.readUInt32BE(0), bytes: rest.subarray(4) };
     });
     if (!pending) return answer(SW.INVALID_P1_P2);
@@ -181,7 +197,8 @@ export class LedgerEmulator extends Transport {
     this.pending = undefined;
     if (pending.bytes.length > expected) throw new InvalidData();
 
-    if (this.takeRejection()) return answer(SW.CONDITION_NOT_SATISFIED);
+    const refusal = this.takeRefusal();
+    if (refusal !== undefined) return answer(refusal);
     const signature = await this.sign(pending.path, hashMessage({ raw: pending.bytes }));
     return answer(SW.OK, Buffer.concat([Buffer.from([27 + signature.yParity]), signature.rs]));
   }
@@ -208,6 +225,14 @@ export class LedgerEmulator extends Transport {
     if (this.state !== 'reject-next') return false;
     this.state = 'ready';
     return true;
+  }
+
+  /** How the review ends when the person does not approve it: rejected, or interrupted by another program. */
+  private takeRefusal(): number | undefined {
+    if (this.takeRejection()) return SW.CONDITION_NOT_SATISFIED;
+    if (this.state !== 'interrupt-next') return undefined;
+    this.state = 'ready';
+    return SW.REVIEW_INTERRUPTED;
   }
 
   private keyAt(path: readonly number[]): { privateKey: Hex; chainCode: Uint8Array } {
@@ -253,6 +278,40 @@ function transactionLength(bytes: Buffer): number | undefined {
   if (lengthOfLength > 4) throw new InvalidData();
   if (bytes.length < offset + 1 + lengthOfLength) return undefined;
   return offset + 1 + lengthOfLength + bytes.readUIntBE(offset + 1, lengthOfLength);
+}
+
+/** One RLP item's header at `offset`: its size and its content's. Undefined until the header has arrived. */
+function rlpItemAt(bytes: Buffer, offset: number): { header: number; length: number } | undefined {
+  const prefix = bytes[offset];
+  if (prefix === undefined) return undefined;
+  if (prefix < 0x80) return { header: 0, length: 1 };
+  const [shortBase, longBase] = prefix < 0xc0 ? [0x80, 0xb7] : [0xc0, 0xf7];
+  if (prefix <= longBase) return { header: 1, length: prefix - shortBase };
+  const lengthOfLength = prefix - longBase;
+  if (bytes.length < offset + 1 + lengthOfLength) return undefined;
+  return { header: 1 + lengthOfLength, length: bytes.readUIntBE(offset + 1, lengthOfLength) };
+}
+
+/**
+ * Where the transaction's data field starts and how long it is, once the bytes before it have arrived: field 7 of an
+ * EIP-1559 transaction, 6 of an EIP-2930 one, 5 of a legacy one.
+ */
+function dataFieldOf(bytes: Buffer): { start: number; length: number } | undefined {
+  const first = bytes[0];
+  if (first === undefined) return undefined;
+  const typed = first < 0x80;
+  const fieldsBefore = !typed ? 5 : first === 0x01 ? 6 : 7;
+  let offset = typed ? 1 : 0;
+  const list = rlpItemAt(bytes, offset);
+  if (!list) return undefined;
+  offset += list.header;
+  for (let field = 0; field < fieldsBefore; field++) {
+    const item = rlpItemAt(bytes, offset);
+    if (!item) return undefined;
+    offset += item.header + item.length;
+  }
+  const data = rlpItemAt(bytes, offset);
+  return data && { start: offset + data.header, length: data.length };
 }
 
 function parseUnsigned(serialized: Hex): ReturnType<typeof parseTransaction> {

@@ -12,7 +12,7 @@ import {
   serializeTransaction,
 } from 'viem';
 import type { Signer } from '../signer';
-import { LedgerError, toLedgerError } from './ledgerErrors';
+import { LEDGER_MAX_MESSAGE_BYTES, LedgerError, type LedgerOperation, toLedgerError } from './ledgerErrors';
 
 /** Ledger Live's layout: one hardened account index per account. */
 export const LEDGER_LIVE_PATH_TEMPLATE = "44'/60'/{i}'/0/0";
@@ -40,8 +40,9 @@ function openEthApp(transport: Transport): EthApp {
 /**
  * A Signer on the Ledger account at `path` (e.g. "44'/60'/0'/0/0") over an open transport. Transactions go to the
  * device as they are, without Ledger's clear-signing metadata (fetching it is a network call), so contract calls need
- * blind signing enabled. The address is read from the device once; every signature is checked against it, so another
- * device or seed plugged in meanwhile is caught here rather than by the chain. Failures are LedgerErrors.
+ * blind signing enabled (readLedgerConfiguration tells beforehand). The address is read from the device once; every
+ * signature is checked against it, so another device or seed plugged in meanwhile is caught here rather than by the
+ * chain. The APDUs are exactly hw-app-eth's, as the real app's recorded exchanges show. Failures are LedgerErrors.
  */
 export function createLedgerSigner(options: { transport: Transport; path: string }): Signer {
   const { path } = options;
@@ -49,15 +50,16 @@ export function createLedgerSigner(options: { transport: Transport; path: string
   let address: Address | undefined;
 
   const readAddress = async (): Promise<Address> => {
-    address ??= getAddress((await eth.getAddress(path, false, false)).address);
+    // Mapped as an address request even inside a signature: there 0x6a80 means a bad path, not blind signing.
+    address ??= getAddress((await mapErrors('address', () => eth.getAddress(path, false, false))).address);
     return address;
   };
 
   return {
     kind: 'ledger',
-    getAddress: () => mapErrors(readAddress),
+    getAddress: readAddress,
     signTransaction: (tx) =>
-      mapErrors(async () => {
+      mapErrors('transaction', async () => {
         const expected = await readAddress();
         const { v, r, s } = await eth.signTransaction(path, serializeTransaction(tx).slice(2), NO_RESOLUTION);
         const signed = serializeTransaction(tx, { r: `0x${r}`, s: `0x${s}`, yParity: yParityOf(v) });
@@ -65,15 +67,22 @@ export function createLedgerSigner(options: { transport: Transport; path: string
         return signed;
       }),
     signMessage: (message) =>
-      mapErrors(async () => {
-        if (message.length === 0) {
+      mapErrors('message', async () => {
+        const bytes = Buffer.from(message, 'utf8');
+        if (bytes.length === 0) {
           throw new LedgerError('unknown', {
             message: 'The Ledger cannot sign an empty message.',
             fix: 'Sign a message of at least one character.',
           });
         }
+        // The device would refuse it with a bare status word: refused here with the reason, before anything is sent.
+        if (bytes.length > LEDGER_MAX_MESSAGE_BYTES) {
+          throw new LedgerError('message-too-long', {
+            message: `The message is ${bytes.length} bytes; the Ledger's Ethereum app refuses messages over ${LEDGER_MAX_MESSAGE_BYTES} bytes.`,
+          });
+        }
         const expected = await readAddress();
-        const { v, r, s } = await eth.signPersonalMessage(path, Buffer.from(message, 'utf8').toString('hex'));
+        const { v, r, s } = await eth.signPersonalMessage(path, bytes.toString('hex'));
         const signature = concat([`0x${r}`, `0x${s}`, numberToHex(27 + yParityOf(v), { size: 1 })]);
         assertSignedBy(expected, await recoverMessageAddress({ message, signature }));
         return signature;
@@ -102,17 +111,18 @@ export async function listLedgerAddresses(
   // One at a time: the device answers one APDU at a time, and hw-app-eth refuses a call while another runs.
   for (let index = from; index < from + count; index++) {
     const path = pathTemplate.replace('{i}', String(index));
-    const { address } = await mapErrors(() => eth.getAddress(path, false, false));
+    const { address } = await mapErrors('address', () => eth.getAddress(path, false, false));
     accounts.push({ path, address: getAddress(address) });
   }
   return accounts;
 }
 
-async function mapErrors<T>(run: () => Promise<T>): Promise<T> {
+/** Runs one request to the device, its failures mapped as `operation` gives them meaning (see toLedgerError). */
+async function mapErrors<T>(operation: LedgerOperation, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw toLedgerError(error);
+    throw toLedgerError(error, operation);
   }
 }
 

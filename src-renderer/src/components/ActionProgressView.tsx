@@ -1,4 +1,5 @@
 import { shortAddress } from '../format';
+import { LedgerBlindSigningGuide } from '../wallet/LedgerBlindSigningGuide';
 import type { ActionProgress } from '../wallet/sendBuild';
 
 const STAGE_TEXT: Record<ActionProgress['stage'], string> = {
@@ -45,6 +46,7 @@ export function ActionProgressView({ progress }: { progress: ActionProgress | nu
           <span className="muted">({error.code})</span>
         </p>
       )}
+      {error?.code === 'LEDGER_BLIND_SIGNING_DISABLED' && <LedgerBlindSigningGuide />}
     </div>
   );
 }

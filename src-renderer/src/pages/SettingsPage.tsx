@@ -7,6 +7,7 @@ import { AppSettingsForm } from '../settings/AppSettingsForm';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from '../wallet/appChannel';
 import { connectInjected, injectedProvider } from '../wallet/injectedWallet';
+import { LedgerBlindSigningGuide } from '../wallet/LedgerBlindSigningGuide';
 import { useWallet, type WalletFailure } from '../wallet/walletStore';
 
 /** Basis points as a percentage: 1500 -> "15%", 20 -> "0.2%". */
@@ -226,6 +227,13 @@ function LedgerSetup() {
           )}
         </p>
       )}
+      {status?.ledger && status.ledgerApp && (
+        <p data-testid="ledger-blind-signing" data-state={status.ledgerApp.blindSigning ? 'on' : 'off'}>
+          Ethereum app {status.ledgerApp.version}: blind signing{' '}
+          {status.ledgerApp.blindSigning ? 'on, so it can sign trades, launches and approvals' : 'off'}
+        </p>
+      )}
+      {status?.ledger && status.ledgerApp?.blindSigning === false && <LedgerBlindSigningGuide />}
       <p>
         <label>
           Derivation path{' '}

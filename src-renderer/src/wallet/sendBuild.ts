@@ -8,7 +8,7 @@ import { type Prepared, reviewTransaction } from '../review/reviewTransaction';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from './appChannel';
 import { personalSignInjected, sendWithInjected, waitInjected } from './injectedWallet';
-import { activeAddress, useWallet, type WalletFailure } from './walletStore';
+import { activeAddress, type SignerStatus, useWallet, type WalletFailure } from './walletStore';
 
 /** A transaction as the API builds it. */
 export interface UnsignedTxJson {
@@ -94,6 +94,9 @@ export async function sendBuild<B extends BuildAnswer>(action: {
   let groupId: string | undefined;
   let build: B | undefined;
   try {
+    if (!injected && useWallet.getState().status?.active === 'ledger' && !(await ledgerBlindSigningOn())) {
+      return { progress: report({ stage: 'failed', error: BLIND_SIGNING_OFF }) };
+    }
     build = await action.build(wallet);
     const steps = build.requires;
     const total = steps.length + 1;
@@ -204,6 +207,22 @@ async function prepare(tx: UnsignedTxJson): Promise<Prepared> {
     const failure = failureOf(cause);
     return { ok: false, message: `${failure.message}${failure.fix ? ` ${failure.fix}` : ''}` };
   }
+}
+
+const BLIND_SIGNING_OFF: WalletFailure = {
+  code: 'LEDGER_BLIND_SIGNING_DISABLED',
+  message: "Blind signing is off in the Ledger's Ethereum app, so it would refuse these transactions.",
+  fix: 'Turn it on as shown below, then try again.',
+};
+
+/**
+ * Asks the Ledger whether blind signing is on before anything is built or reviewed: every action here is a contract
+ * call, which the Ethereum app refuses with it off. The answer also refreshes the Settings' view of the device.
+ */
+async function ledgerBlindSigningOn(): Promise<boolean> {
+  const status = await invoke<SignerStatus>('ledger.configuration');
+  useWallet.setState({ status });
+  return status.ledgerApp?.blindSigning === true;
 }
 
 /** Shows a message on the review screen, then has main sign it. Null when the person rejects it. */

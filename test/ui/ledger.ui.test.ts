@@ -1,0 +1,77 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { ledgerAccess } from '../../src-main/signer/ledger/ledgerAccess';
+import { LedgerEmulator } from '../support/ledgerEmulator';
+import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import { approveUntilSettled, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+
+const WAIT = { timeout: 15_000, interval: 100 };
+const INS_SIGN = 0x04;
+/** The emulated Ledger holds the test mnemonic: the legacy path's account 1 is test account 1, which nothing else uses. */
+const ACCOUNT = testAccounts()[1] as TestAccount;
+const PATH = "44'/60'/0'/0/1";
+
+// A new Ledger: blind signing off, as the real Ethereum app ships.
+const emulator = new LedgerEmulator();
+let f: TradingFixture;
+let browser: Browser;
+
+beforeAll(async () => {
+  f = await startTradingFixture({ ...webUiOptions, ledger: ledgerAccess(async () => emulator) });
+  browser = await launchChromium();
+  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+});
+afterAll(async () => {
+  await browser?.close();
+  await f?.service.dispose();
+});
+
+describe('a Ledger with blind signing off, as every new one is', () => {
+  it('is said when the Ledger is chosen and before the first trade, walked through, and trades once turned on', async () => {
+    const { page, errors } = await openApp(browser, f.service.origin, '/settings');
+    const ledger = page.getByTestId('ledger');
+    await ledger.locator('select').selectOption('legacy');
+    await ledger.getByRole('button', { name: 'List accounts' }).click();
+    await ledger.locator('tr', { hasText: PATH }).getByRole('button', { name: 'Use' }).click();
+    await expect
+      .poll(() => page.getByTestId('signer-badge').textContent(), WAIT)
+      .toContain(ACCOUNT.address.slice(0, 6));
+
+    // Choosing the account read the app's configuration: the walk-through is there at once.
+    await expect.poll(() => page.getByTestId('ledger-blind-signing').getAttribute('data-state'), WAIT).toBe('off');
+    const guide = page.getByTestId('ledger-blind-signing-guide');
+    expect(await guide.textContent()).toContain('Blind signing');
+    expect(await guide.textContent()).toContain('1.22.0');
+    await screenshot(page, 'ledger-blind-signing-off');
+
+    // A trade asked anyway stops before the review, with the same walk-through; nothing reached the device.
+    await page.goto(`${f.service.origin}/token/${f.bnbToken.token}`);
+    await page.getByTestId('trade-amount').fill('0.1');
+    await page.getByTestId('quote').waitFor();
+    await page.getByTestId('trade-submit').click();
+    const progress = page.getByTestId('progress');
+    await expect.poll(() => progress.getAttribute('data-stage'), WAIT).toBe('failed');
+    expect(await progress.getAttribute('data-code')).toBe('LEDGER_BLIND_SIGNING_DISABLED');
+    expect(await page.getByTestId('review').count()).toBe(0);
+    await progress.getByTestId('ledger-blind-signing-guide').waitFor();
+    expect(emulator.receivedFor(INS_SIGN)).toEqual([]);
+
+    // The person turns it on on the device and checks again from the guide; the trade then goes through the review.
+    emulator.blindSigning = true;
+    await progress.getByTestId('ledger-check-again').click();
+    await progress.getByTestId('ledger-blind-signing-on').waitFor();
+    await page.getByTestId('trade-submit').click();
+    expect(await approveUntilSettled(page)).toBe('done');
+    expect(emulator.receivedFor(INS_SIGN).length).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await f.client.getTransactionCount({ address: ACCOUNT.address })) > 0, WAIT)
+      .toBe(true);
+
+    await page.getByTestId('signer-badge').click();
+    await expect.poll(() => page.getByTestId('ledger-blind-signing').getAttribute('data-state'), WAIT).toBe('on');
+    expect(await page.getByTestId('ledger-blind-signing-guide').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
