@@ -1,9 +1,11 @@
 import type { Browser } from 'playwright-core';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { ledgerAccess } from '../../src-main/signer/ledger/ledgerAccess';
 import { LedgerEmulator } from '../support/ledgerEmulator';
 import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import { unsignedHashOf } from '../support/unsignedHash';
 import { approveUntilSettled, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
 
 const WAIT = { timeout: 15_000, interval: 100 };
@@ -62,7 +64,14 @@ describe('a Ledger with blind signing off, as every new one is', () => {
     await progress.getByTestId('ledger-check-again').click();
     await progress.getByTestId('ledger-blind-signing-on').waitFor();
     await page.getByTestId('trade-submit').click();
+    // The review says what the device will show, and the hash to compare with it.
+    await page.getByTestId('review').waitFor();
+    expect(await page.getByTestId('review-device').textContent()).toContain('Your Ledger will show');
+    const shown = await page.getByTestId('device-hash').textContent();
+    await screenshot(page, 'review-ledger');
     expect(await approveUntilSettled(page)).toBe('done');
+    const sent = (await page.getByTestId('progress-hash').getAttribute('data-hash')) as Hex;
+    expect(await unsignedHashOf(f.client as never, sent)).toBe(shown);
     expect(emulator.receivedFor(INS_SIGN).length).toBeGreaterThan(0);
     await expect
       .poll(async () => (await f.client.getTransactionCount({ address: ACCOUNT.address })) > 0, WAIT)

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { tradeRouterAbi } from '../../src-shared/generated/abis';
 import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import { unsignedHashOf } from '../support/unsignedHash';
 import { approveReview, importLocalKey, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
 
 /** The signer the page trades with. */
@@ -101,20 +102,8 @@ describe('the review screen', () => {
     await approveReview(page);
     await expect.poll(() => page.getByTestId('progress').getAttribute('data-stage'), WAIT).toBe('done');
     const hash = (await page.getByTestId('progress-hash').getAttribute('data-hash')) as Hex;
-    const mined = await f.client.getTransaction({ hash });
-    const unsigned = serializeTransaction({
-      type: 'eip1559',
-      chainId: mined.chainId as number,
-      nonce: mined.nonce,
-      to: mined.to as Address,
-      data: mined.input,
-      value: mined.value,
-      gas: mined.gas,
-      maxFeePerGas: mined.maxFeePerGas as bigint,
-      maxPriorityFeePerGas: mined.maxPriorityFeePerGas as bigint,
-    });
-    expect(keccak256(unsigned)).toBe(shown);
-    expect(mined.value).toBe(parseEther('0.2'));
+    expect(await unsignedHashOf(f.client as never, hash)).toBe(shown);
+    expect((await f.client.getTransaction({ hash })).value).toBe(parseEther('0.2'));
     expect(errors).toEqual([]);
     await page.close();
   });
