@@ -58,7 +58,11 @@ function closeService(): Promise<void> {
 
 function openWindow(): void {
   if (!running || closing) return;
-  createMainWindow({ apiBase: running.url, appUrl: process.env.ELECTRON_RENDERER_URL ?? `${running.origin}/` });
+  createMainWindow({
+    apiBase: running.url,
+    appUrl: process.env.ELECTRON_RENDERER_URL ?? `${running.origin}/`,
+    appToken: running.appToken,
+  });
 }
 
 // Two instances would contend for the port and the SQLite database in userData.

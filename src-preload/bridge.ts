@@ -3,6 +3,8 @@ export interface CompanionBridge {
   /** The API root, e.g. http://127.0.0.1:8787/api/v1. */
   readonly apiBase: string;
   readonly platform: 'electron';
+  /** The run's token, sent as x-app-token so the API knows a request comes from the app itself (prepared requests). */
+  readonly appToken: string;
   /**
    * Asks main for one of the app channel's operations (signers, sending, activity). Resolves `{ result }` or
    * `{ error: { code, message, fix } }`; never rejects for a refused operation.

@@ -6,6 +6,8 @@ export interface MainWindowOptions {
   apiBase: string;
   /** Where the UI is loaded from: the service's own origin, or the Vite dev server in `electron-vite dev`. */
   appUrl: string;
+  /** The run's token, with which the window proves to the API that it is the app (prepared requests). */
+  appToken: string;
 }
 
 /** True when `target` stays inside the app (same origin). */
@@ -17,7 +19,7 @@ function isAppUrl(target: string, appUrl: URL): boolean {
   }
 }
 
-export function createMainWindow({ apiBase, appUrl }: MainWindowOptions): BrowserWindow {
+export function createMainWindow({ apiBase, appUrl, appToken }: MainWindowOptions): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 840,
@@ -30,7 +32,8 @@ export function createMainWindow({ apiBase, appUrl }: MainWindowOptions): Browse
       contextIsolation: true,
       nodeIntegration: false,
       webSecurity: true,
-      additionalArguments: [`--api-base=${apiBase}`],
+      // Read by the preload alone: a page on another origin never sees the token.
+      additionalArguments: [`--api-base=${apiBase}`, `--app-token=${appToken}`],
     },
   });
 
