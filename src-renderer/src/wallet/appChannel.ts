@@ -29,6 +29,12 @@ function appToken(): string | null {
 
 const token = appToken();
 
+/**
+ * The run's token, with which this page proves to the API that it is the app itself (x-app-token on prepared
+ * requests): from the preload inside Electron, else this tab's; null in a browser opened without it.
+ */
+export const appRunToken: string | null = window.companion?.appToken || token;
+
 /** Whether this page can reach main's signers: inside Electron always; headless only when opened with the token. */
 export const appChannelAvailable = Boolean(window.companion) || token !== null;
 
