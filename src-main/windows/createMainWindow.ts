@@ -6,8 +6,6 @@ export interface MainWindowOptions {
   apiBase: string;
   /** Where the UI is loaded from: the service's own origin, or the Vite dev server in `electron-vite dev`. */
   appUrl: string;
-  /** The run's token, with which the window proves to the API that it is the app (prepared requests). */
-  appToken: string;
 }
 
 /** True when `target` stays inside the app (same origin). */
@@ -19,7 +17,7 @@ function isAppUrl(target: string, appUrl: URL): boolean {
   }
 }
 
-export function createMainWindow({ apiBase, appUrl, appToken }: MainWindowOptions): BrowserWindow {
+export function createMainWindow({ apiBase, appUrl }: MainWindowOptions): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 840,
@@ -32,8 +30,7 @@ export function createMainWindow({ apiBase, appUrl, appToken }: MainWindowOption
       contextIsolation: true,
       nodeIntegration: false,
       webSecurity: true,
-      // Read by the preload alone: a page on another origin never sees the token.
-      additionalArguments: [`--api-base=${apiBase}`, `--app-token=${appToken}`],
+      additionalArguments: [`--api-base=${apiBase}`],
     },
   });
 
