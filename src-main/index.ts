@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, safeStorage } from 'electron';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
 import { serveAppChannelIpc } from './ipc/appChannelIpc';
+import { serveAppTokenIpc } from './ipc/appTokenIpc';
 import { rpcTimeoutMsOf } from './serveOptions';
 import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
@@ -98,11 +99,9 @@ if (!app.requestSingleInstanceLock()) {
       service = startService(readOptions());
       running = await service;
       console.log(`API listening at ${running.url}`);
-      serveAppChannelIpc(
-        running.appChannel,
-        new URL(process.env.ELECTRON_RENDERER_URL ?? running.origin).origin,
-        (line) => console.error(line),
-      );
+      const appOrigin = new URL(process.env.ELECTRON_RENDERER_URL ?? running.origin).origin;
+      serveAppChannelIpc(running.appChannel, appOrigin, (line) => console.error(line));
+      serveAppTokenIpc(running.appToken, appOrigin);
       openWindow();
     })
     .catch((error: unknown) => {

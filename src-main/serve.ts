@@ -22,7 +22,8 @@ if (settingsProblem) process.stderr.write(`${settingsProblem}\n`);
 
 const service = await startService(serviceOptions).catch((error: Error) => fail(`could not start: ${error.message}`));
 process.stdout.write(`ready ${service.url}\n`);
-if (service.appToken) {
+// The run always has a token; the web UI (and with it the address to open) only when asked for.
+if (serviceOptions.appToken) {
   process.stderr.write(
     `web UI: ${service.origin}/#app=${service.appToken}  (open this address: the token in it lets the page use your signer)\n`,
   );

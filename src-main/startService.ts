@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -70,7 +71,8 @@ export interface ServiceOptions {
   deploymentsDir?: string;
   /**
    * Serves the app's channel to main (signers, sending, activity) at /app for the headless web UI, answered only with
-   * this token. The desktop app uses IPC instead and leaves it out.
+   * this token. The desktop app uses IPC instead and leaves it out. Either way the run has a token (this one, or a
+   * random one) with which the app's own UI proves it is the app on prepared requests.
    */
   appToken?: string;
   /** How long one RPC request may take before it counts as failed (viem's 10 s by default); tests shorten it. */
@@ -93,8 +95,11 @@ export interface RunningService {
   chain: ChainContext;
   /** The launch indexer: its status, and `waitFor(block)` to know a block's events are served. */
   indexer: Indexer;
-  /** The token of the headless app channel, when it is served. */
-  appToken?: string;
+  /**
+   * The run's token: the app's own UI sends it to act as the app on prepared requests (x-app-token), and the headless
+   * /app channel, when served, answers only it.
+   */
+  appToken: string;
   /** What the app's own UI asks main: signers, sending, the activity list (over IPC, or /app headless). */
   appChannel: AppChannel;
   /** Settles once a fresh devnet's seed launches and trades are in (at once when there is nothing to seed). */
@@ -233,8 +238,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
     });
     let origin = '';
+    const appToken = options.appToken ?? randomBytes(24).toString('base64url');
     const app = createApp({
       ...services,
+      appToken,
       ...(options.appToken
         ? { appChannel: { channel: appChannel, token: options.appToken, origin: () => origin } }
         : {}),
@@ -264,7 +271,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       chain: connected,
       indexer: running,
       appChannel,
-      ...(options.appToken ? { appToken: options.appToken } : {}),
+      appToken,
       seeded,
       close: async () => {
         await seeded;

@@ -156,16 +156,25 @@ describe('GET /settings', () => {
 });
 
 describe('GET /errors', () => {
-  it('is the spec error table, code for code, with status, retry, meaning and fix', async () => {
+  it('is the spec error table, code for code, with status, retry, meaning and fix, then the service own codes', async () => {
     const { status, body } = await getJson('/errors');
     expect(status).toBe(200);
     const spec = specErrors();
     expect(spec.length).toBeGreaterThan(70);
-    expect(body.errors.map((e: { code: string }) => e.code)).toEqual(spec.map((e) => e.code));
+    const served: { code: string; status: number; retry: boolean; meaning: string; fix: string }[] = body.errors;
+    expect(served.slice(0, spec.length).map((e) => e.code)).toEqual(spec.map((e) => e.code));
     for (const [i, row] of spec.entries()) {
-      const served = body.errors[i];
-      expect({ code: served.code, status: served.status, retry: served.retry, meaning: served.meaning }).toEqual(row);
-      expect(served.fix.length).toBeGreaterThan(5);
+      const entry = served[i];
+      expect({ code: entry?.code, status: entry?.status, retry: entry?.retry, meaning: entry?.meaning }).toEqual(row);
+      expect(entry?.fix.length).toBeGreaterThan(5);
+    }
+    // Codes the spec does not list come after its table, each with a status of its own class and a fix.
+    const own = served.slice(spec.length);
+    expect(own.map((e) => e.code)).toEqual(expect.arrayContaining(['WRONG_TRANSACTION', 'HASH_ALREADY_USED']));
+    for (const entry of own) {
+      expect(spec.map((e) => e.code)).not.toContain(entry.code);
+      expect(entry.status).toBeGreaterThanOrEqual(400);
+      expect(entry.fix.length).toBeGreaterThan(5);
     }
   });
 

@@ -6,10 +6,13 @@ import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { startTestService, type TestService } from './support/startTestService';
 
 let service: TestService;
+const APP_TOKEN = 'storage-failures-app-token';
+/** Prepared requests need a known source: these come from the app itself. */
+const asApp = { 'x-app-token': APP_TOKEN };
 const account = (index: number) => privateKeyToAccount(testAccounts()[index]?.privateKey ?? '0x');
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService(undefined, { appToken: APP_TOKEN });
 });
 afterAll(async () => {
   await service?.dispose();
@@ -68,7 +71,9 @@ it('answers KEYS_UNAVAILABLE, SESSIONS_UNAVAILABLE and INTENTS_UNAVAILABLE (503,
     token: account(6).address,
     amount: '1',
   });
-  const intents = await withoutTable('intents', () => call('/intents', { method: 'POST', body: intentBody }));
+  const intents = await withoutTable('intents', () =>
+    call('/intents', { method: 'POST', headers: asApp, body: intentBody }),
+  );
   expect(intents.status).toBe(503);
   expect(intents.body.error.code).toBe('INTENTS_UNAVAILABLE');
 
@@ -81,7 +86,7 @@ it('answers KEYS_UNAVAILABLE, SESSIONS_UNAVAILABLE and INTENTS_UNAVAILABLE (503,
     body: sessionBody,
   });
   expect(session.status).toBe(200);
-  expect((await call('/intents', { method: 'POST', body: intentBody })).status).toBe(201);
+  expect((await call('/intents', { method: 'POST', headers: asApp, body: intentBody })).status).toBe(201);
   // A key that cannot be checked is not let through as if there were none.
   const checked = await withoutTable('api_keys', () => call('/settings', { headers: { 'x-api-key': key.body.key } }));
   expect(checked.body.error.code).toBe('KEYS_UNAVAILABLE');
@@ -101,13 +106,13 @@ it('answers INTENTS_UNAVAILABLE when another program holds the database locked, 
   other.exec('BEGIN IMMEDIATE');
   let locked: Awaited<ReturnType<typeof call>>;
   try {
-    locked = await call('/intents', { method: 'POST', body });
+    locked = await call('/intents', { method: 'POST', headers: asApp, body });
   } finally {
     other.exec('ROLLBACK');
   }
   expect([locked.status, locked.body.error.code, locked.retryAfter]).toEqual([503, 'INTENTS_UNAVAILABLE', '5']);
   expect(count()).toBe(before);
-  const stored = await call('/intents', { method: 'POST', body });
+  const stored = await call('/intents', { method: 'POST', headers: asApp, body });
   expect(stored.status).toBe(201);
   expect(count()).toBe(before + 1);
   other.close();

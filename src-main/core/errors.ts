@@ -418,6 +418,22 @@ export const ERRORS = {
     meaning: 'server-side failure; nothing sent',
     fix: 'Wait a few seconds and send again; if it lasts, report it with the time of the request.',
   },
+  // The service's own codes, beyond the spec's table: served after it, never instead of one of its codes.
+  WRONG_TRANSACTION: {
+    status: 400,
+    retry: false,
+    meaning: 'transaction is a trade or launch of the service, but not the one this prepared request asked for',
+    cause:
+      'Another token, side or amount, a looser limit than the build, another referrer, a launch of another token, or a request that was never built.',
+    fix: 'Build the request (POST /intents/{id}/build), sign and send exactly that build, then report its hash.',
+  },
+  HASH_ALREADY_USED: {
+    status: 409,
+    retry: false,
+    meaning: 'transaction already fulfilled another prepared request',
+    cause: 'One transaction fulfils one request: two requests need two transactions.',
+    fix: 'Report the hash of the transaction built for this request.',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

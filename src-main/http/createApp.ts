@@ -79,6 +79,12 @@ export interface AppDeps {
   market: TokenMarket;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
+  /**
+   * The run's token, with which the app's own UI proves it is the app on prepared requests (x-app-token): the headless
+   * page has it from the address the app printed, the desktop window from main. Without it only keys and signed-in
+   * browsers reach them.
+   */
+  appToken?: string;
   /** The app's channel to main for the headless web UI, answered only with the run's token. */
   appChannel?: { channel: AppChannel; token: string; origin: () => string };
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */

@@ -36,6 +36,8 @@ export interface CreatedKey extends KeyEntry {
 export interface KeyHolder {
   id: string;
   wallet: Address;
+  /** The name its owner gave it, shown wherever the key is named as the source of something. */
+  label: string;
 }
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -180,7 +182,7 @@ export class ApiKeys {
       this.lastWritten.set(row.id, now);
       this.storage(() => this.statements.used.run(now, row.id));
     }
-    return { id: row.id, wallet: row.wallet };
+    return { id: row.id, wallet: row.wallet, label: row.label };
   }
 
   list(wallet: Address): KeyEntry[] {

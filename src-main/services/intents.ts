@@ -1,15 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';
+import type { LaunchParams } from '../../src-shared/inspect/decodeCall';
+import type { KnownContracts } from '../../src-shared/inspect/knownContracts';
 import type { ChainContext } from '../chain/connectChain';
+import { LaunchFactory } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
 import { readAddress } from '../core/units/readAddress';
 import type { Db } from '../store/openDatabase';
 import { chainRead } from './chainRead';
+import { type IntentCaller, requireReadAccess, requireWalletAccess, sourceOf } from './intentCaller';
+import { checkFulfilment } from './intentFulfilment';
 import { storageStep } from './storageStep';
 
 export const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
 export type IntentState = 'pending' | 'built' | 'sent' | 'confirmed' | 'failed';
+
+/**
+ * Who asked for a request, and when: an API key (its id, label and wallet as they were then) or the app itself.
+ * `unknown` is a request stored before sources were kept and made without a key (closed when the store was upgraded);
+ * a key's id and label are null on a request stored then with a key.
+ */
+export type IntentSource =
+  | { kind: 'key'; key: { id: string | null; label: string | null; wallet: Address }; at: string }
+  | { kind: 'app'; at: string }
+  | { kind: 'unknown'; at: string };
 
 export interface Intent {
   id: string;
@@ -22,6 +37,7 @@ export interface Intent {
   build: unknown | null;
   /** The wallet of the API key the bot created it with: the build's default referrer, as with the key itself. */
   keyWallet: Address | null;
+  source: IntentSource;
   tx: { hash: Hash; block: number | null } | null;
   reason: string | null;
   createdAt: string;
@@ -34,6 +50,9 @@ interface IntentRow {
   wallet: Address;
   request: string;
   key_wallet: Address | null;
+  source: 'key' | 'app' | null;
+  key_id: string | null;
+  key_label: string | null;
   state: IntentState;
   build: string | null;
   tx_hash: Hash | null;
@@ -48,6 +67,15 @@ const HASH_SHAPE = /^0x[0-9a-fA-F]{64}$/;
 /** The most requests one list answers (the newest). */
 const LIST_LIMIT = 200;
 
+function sourceOfRow(row: IntentRow): IntentSource {
+  const at = new Date(row.created_at).toISOString();
+  if (row.source === 'app') return { kind: 'app', at };
+  if (row.source === 'key' && row.key_wallet !== null) {
+    return { kind: 'key', key: { id: row.key_id, label: row.key_label, wallet: row.key_wallet }, at };
+  }
+  return { kind: 'unknown', at };
+}
+
 const intentOf = (row: IntentRow): Intent => ({
   id: row.id,
   kind: row.kind,
@@ -56,6 +84,7 @@ const intentOf = (row: IntentRow): Intent => ({
   request: JSON.parse(row.request) as Record<string, unknown>,
   build: row.build === null ? null : JSON.parse(row.build),
   keyWallet: row.key_wallet,
+  source: sourceOfRow(row),
   tx: row.tx_hash === null ? null : { hash: row.tx_hash, block: row.block },
   reason: row.reason,
   createdAt: new Date(row.created_at).toISOString(),
@@ -63,23 +92,25 @@ const intentOf = (row: IntentRow): Intent => ({
 });
 
 /**
- * Prepared requests: a bot asks for a buy, sell or launch with the body of the matching build; the user reviews it in
- * the app, which builds it, signs and sends it, and reports the hash; the state follows the chain from there. Anyone
- * holding the id (96 random bits) can read it. Storage failures answer INTENTS_UNAVAILABLE.
+ * Prepared requests: a bot asks, with its API key, for a buy, sell or launch with the body of the matching build (the
+ * app may prepare one too); the user reviews it in the app, which builds it, signs and sends it, and reports the hash;
+ * the state follows the chain from there. Every request keeps who asked. A wallet's requests are seen and acted on by
+ * the app, a key of that wallet, or that wallet's signed-in browser; the key that asked may read its own. Storage
+ * failures answer INTENTS_UNAVAILABLE.
  */
 export class Intents {
   private readonly statements;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly chain: ChainContext,
     private readonly now: () => number = Date.now,
   ) {
     const columns =
-      'id, kind, wallet, request, key_wallet, state, build, tx_hash, block, reason, created_at, updated_at';
+      'id, kind, wallet, request, key_wallet, source, key_id, key_label, state, build, tx_hash, block, reason, created_at, updated_at';
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO intents (${columns}) VALUES (@id, @kind, @wallet, @request, @keyWallet, @state, NULL, NULL, NULL, NULL, @at, @at)`,
+        `INSERT INTO intents (${columns}) VALUES (@id, @kind, @wallet, @request, @keyWallet, @source, @keyId, @keyLabel, @state, NULL, NULL, NULL, NULL, @at, @at)`,
       ),
       get: db.prepare(`SELECT ${columns} FROM intents WHERE id = ?`),
       list: db.prepare(
@@ -88,6 +119,7 @@ export class Intents {
       built: db.prepare(
         "UPDATE intents SET state = 'built', build = ?, updated_at = ? WHERE id = ? AND state IN ('pending', 'built')",
       ),
+      fulfilledBy: db.prepare('SELECT id FROM intents WHERE tx_hash = ?').pluck(),
       sent: db.prepare(
         "UPDATE intents SET state = 'sent', tx_hash = ?, updated_at = ? WHERE id = ? AND tx_hash IS NULL AND state IN ('pending', 'built')",
       ),
@@ -100,8 +132,12 @@ export class Intents {
     };
   }
 
-  /** Records a prepared request; the body is checked in full when it is built. */
-  create(body: Record<string, unknown>, keyWallet?: Address): Intent {
+  /**
+   * Records a prepared request from a key or the app (API_KEY_REQUIRED for anyone else, before anything is read or
+   * stored); the body is checked in full when it is built.
+   */
+  create(caller: IntentCaller, body: Record<string, unknown>): Intent {
+    const source = sourceOf(caller);
     const { kind, ...request } = body;
     if (typeof kind !== 'string' || !(INTENT_KINDS as readonly string[]).includes(kind)) {
       throw new ApiError('INVALID_KIND', `kind must be one of ${INTENT_KINDS.join(', ')}`, {
@@ -112,13 +148,17 @@ export class Intents {
     const wallet = readAddress(request.wallet, 'wallet');
     const id = `int_${randomBytes(12).toString('hex')}`;
     const at = this.now();
+    const key = source.kind === 'key' ? source.key : null;
     this.storage(() =>
       this.statements.insert.run({
         id,
         kind,
         wallet,
         request: JSON.stringify({ ...request, wallet }),
-        keyWallet: keyWallet ?? null,
+        keyWallet: key?.wallet ?? null,
+        source: source.kind,
+        keyId: key?.id ?? null,
+        keyLabel: key?.label ?? null,
         state: 'pending',
         at,
       }),
@@ -126,7 +166,7 @@ export class Intents {
     return this.get(id);
   }
 
-  /** UNKNOWN_INTENT for an id that is malformed or not here. */
+  /** UNKNOWN_INTENT for an id that is malformed or not here. Checks no caller: for the service's own use. */
   get(id: string): Intent {
     const row = ID_SHAPE.test(id)
       ? this.storage(() => this.statements.get.get(id) as IntentRow | undefined)
@@ -139,8 +179,22 @@ export class Intents {
     return intentOf(row);
   }
 
-  /** A wallet's requests, newest first, optionally in one state. */
-  list(wallet: Address, state?: IntentState): Intent[] {
+  /** A request the caller may read (its wallet's parties, or the key that asked), brought up to date with the chain. */
+  async read(caller: IntentCaller, id: string): Promise<Intent> {
+    requireReadAccess(caller, this.get(id));
+    return this.refresh(id);
+  }
+
+  /** A request the caller may act on (build, reject, report): the app, or a key or sign-in of its wallet. */
+  forAction(caller: IntentCaller, id: string): Intent {
+    const intent = this.get(id);
+    requireWalletAccess(caller, intent.wallet);
+    return intent;
+  }
+
+  /** A wallet's requests, newest first, optionally in one state, for the app or that wallet's key or sign-in. */
+  list(caller: IntentCaller, wallet: Address, state?: IntentState): Intent[] {
+    requireWalletAccess(caller, wallet);
     return this.storage(() =>
       (this.statements.list.all(wallet, state ?? null, state ?? null, LIST_LIMIT) as IntentRow[]).map(intentOf),
     );
@@ -156,8 +210,8 @@ export class Intents {
   }
 
   /** The user turned the request down in the app. */
-  reject(id: string, reason: string): Intent {
-    const intent = this.get(id);
+  reject(caller: IntentCaller, id: string, reason: string): Intent {
+    const intent = this.forAction(caller, id);
     if (this.storage(() => this.statements.rejected.run(reason, this.now(), id).changes) !== 1) {
       throw this.alreadySent(intent);
     }
@@ -165,16 +219,17 @@ export class Intents {
   }
 
   /**
-   * Takes the hash of the transaction that fulfilled the request, after checking it on chain: sent by the request's
-   * wallet, to the router (trades) or the factory (launches). Reporting the same hash again changes nothing.
+   * Takes the hash of the transaction that fulfilled the request, after checking on chain that it is the trade or
+   * launch the request asked for (see `checkFulfilment`), and that no other request was fulfilled by it: one
+   * transaction, one request. Reporting the same hash again changes nothing.
    */
-  async reportSent(id: string, hash: unknown): Promise<Intent> {
+  async reportSent(caller: IntentCaller, id: string, hash: unknown): Promise<Intent> {
+    const intent = this.forAction(caller, id);
     if (typeof hash !== 'string' || !HASH_SHAPE.test(hash)) {
       throw new ApiError('INVALID_HASH', 'hash must be a transaction hash: 0x followed by 64 hex digits', {
         field: 'hash',
       });
     }
-    const intent = this.get(id);
     if (intent.tx) {
       if (intent.tx.hash.toLowerCase() === hash.toLowerCase()) return this.refresh(id);
       throw this.alreadySent(intent);
@@ -191,20 +246,26 @@ export class Intents {
         fix: 'Report it again in a few seconds, once the transaction has reached the network.',
       });
     }
-    if (tx.from.toLowerCase() !== intent.wallet.toLowerCase()) {
-      throw new ApiError('WRONG_SENDER', `${hash} was sent by ${tx.from}, not by ${intent.wallet}`, { field: 'hash' });
+    const known = this.knownContracts(hash);
+    await checkFulfilment(intent, tx, {
+      known,
+      launchedToken: (creator, params) => this.launchedToken(known.factory, creator, params),
+    });
+    const stored = this.storage(() =>
+      this.db.transaction(() => {
+        const other = this.statements.fulfilledBy.get(tx.hash) as string | undefined;
+        if (other !== undefined && other !== id) return 'taken' as const;
+        return this.statements.sent.run(tx.hash, this.now(), id).changes === 1
+          ? ('stored' as const)
+          : ('late' as const);
+      })(),
+    );
+    if (stored === 'taken') {
+      throw new ApiError('HASH_ALREADY_USED', `${tx.hash} already fulfilled another prepared request`, {
+        field: 'hash',
+      });
     }
-    const contract = intent.kind === 'prepare_launch' ? this.chain.addresses.factory : this.chain.addresses.router;
-    if (!tx.to || !contract || tx.to.toLowerCase() !== contract.toLowerCase()) {
-      throw new ApiError(
-        'WRONG_CONTRACT',
-        `${hash} is a transaction to ${tx.to ?? 'no contract'}, not a ${intent.kind === 'prepare_launch' ? 'launch' : 'trade'} of this service`,
-        { field: 'hash' },
-      );
-    }
-    if (this.storage(() => this.statements.sent.run(tx.hash, this.now(), id).changes) !== 1) {
-      throw this.alreadySent(this.get(id));
-    }
+    if (stored === 'late') throw this.alreadySent(this.get(id));
     return this.refresh(id);
   }
 
@@ -231,6 +292,28 @@ export class Intents {
       ),
     );
     return this.get(id);
+  }
+
+  /** Our contracts on this chain, for the decoder; a network without a router and factory has no trade to report. */
+  private knownContracts(hash: string): KnownContracts {
+    const { factory, router, permit2, referrals, wbnb } = this.chain.addresses;
+    if (!factory || !router) {
+      throw new ApiError('WRONG_CONTRACT', `${hash} cannot be a trade or launch: this network has none of ours`, {
+        field: 'hash',
+      });
+    }
+    return { chainId: this.chain.chainId, factory, router, permit2, referrals: referrals ?? null, wbnb };
+  }
+
+  private launchedToken(factory: Address, creator: Address, params: LaunchParams): Promise<Address> {
+    return chainRead("the launch's token address", () =>
+      this.chain.client.readContract({
+        address: factory,
+        abi: LaunchFactory.abi,
+        functionName: 'tokenAddress',
+        args: [creator, params.salt, params.name, params.symbol, params.supply],
+      }),
+    );
   }
 
   private alreadySent(intent: Intent): ApiError {

@@ -290,4 +290,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_status ON activity (status) WHERE status IN ('signing', 'sent');
     `,
   },
+  {
+    id: '2026-11-28-intent-sources',
+    sql: `
+      -- Who asked for each prepared request: an API key (its id, label and wallet, as they were when it asked) or the
+      -- app itself. Rows written before sources were kept have none: those made with a key keep it as the source (id
+      -- and label unknown); those made without one came from an unknown source and are closed, not left to sign.
+      ALTER TABLE intents ADD COLUMN source TEXT CHECK (source IN ('key', 'app'));
+      ALTER TABLE intents ADD COLUMN key_id TEXT;
+      ALTER TABLE intents ADD COLUMN key_label TEXT;
+      UPDATE intents SET source = 'key' WHERE key_wallet IS NOT NULL;
+      UPDATE intents
+         SET state = 'failed',
+             reason = 'made before prepared requests needed a known source: ask again with an API key',
+             updated_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000
+       WHERE source IS NULL AND state IN ('pending', 'built');
+
+      -- One transaction fulfils one request. An older version let one hash confirm several: the earliest-made request
+      -- keeps it, the others are closed without it.
+      UPDATE intents
+         SET state = 'failed',
+             tx_hash = NULL,
+             block = NULL,
+             reason = 'its reported transaction fulfilled another request made earlier',
+             updated_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000
+       WHERE tx_hash IS NOT NULL
+         AND EXISTS (
+           SELECT 1 FROM intents AS earlier
+            WHERE earlier.tx_hash = intents.tx_hash
+              AND (earlier.created_at < intents.created_at
+                   OR (earlier.created_at = intents.created_at AND earlier.id < intents.id))
+         );
+      CREATE UNIQUE INDEX intents_tx_hash ON intents (tx_hash) WHERE tx_hash IS NOT NULL;
+    `,
+  },
 ];

@@ -82,7 +82,7 @@ beforeAll(async () => {
   });
   const intent = await fetch(`${f.service.url}/intents`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-app-token': APP_TOKEN },
     body: JSON.stringify({ kind: 'prepare_buy', wallet: trader }),
   });
   expect([image.status, intent.status]).toEqual([200, 201]);

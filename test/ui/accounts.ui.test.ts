@@ -1,10 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
 import type { Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
-import { approveReview, importLocalKey, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+import {
+  APP_TOKEN,
+  approveReview,
+  importLocalKey,
+  launchChromium,
+  openApp,
+  screenshot,
+  webUiOptions,
+} from '../support/webUi';
 
 /** The service's and the devnet's clock, moved a week on to close a week of the lifetime share. */
 let offsetMs = 0;
@@ -26,6 +35,7 @@ beforeAll(async () => {
   const launched = await s.launcher.launch({ creator: 2, saltSeed: 'accounts-ui' });
   if (launched.result !== 'ok') throw new Error(`launch failed: ${launched.result}`);
   token = launched.token;
+  botKey = await keyOf(BOT, BOT_KEY_LABEL);
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -74,14 +84,37 @@ async function api(path: string, init: RequestInit = {}) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
+/** The bot that prepares requests for ME: its wallet, and the key it asks with (made in beforeAll). */
+const BOT = testAccounts()[5] as TestAccount;
+const BOT_KEY_LABEL = 'ui test bot';
+let botKey: string;
+
+/** A live key of `account`, made by signing a key challenge as a bot would. */
+async function keyOf(account: TestAccount, label: string): Promise<string> {
+  const challenge = await api(`/keys/challenge?address=${account.address}`);
+  const signature = await privateKeyToAccount(account.privateKey).signMessage({ message: challenge.body.message });
+  const created = await api('/keys', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ nonce: challenge.body.nonce, signature, label }),
+  });
+  expect(created.status).toBe(201);
+  return created.body.key as string;
+}
+
+/** A prepared request needs a known source: the bot asks with its key, and follows the request with it. */
 async function prepareBuy(amount: string) {
   const created = await api('/intents', {
     method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': botKey },
     body: JSON.stringify({ kind: 'prepare_buy', wallet: ME.address, token, amount }),
   });
   expect(created.status).toBe(201);
   return created.body.id as string;
 }
+
+/** The request as the bot that asked for it reads it. */
+const readIntent = async (id: string) => (await api(`/intents/${id}`, { headers: { 'x-api-key': botKey } })).body;
 
 const row = (page: Page, id: string) => page.locator(`[data-testid="request-row"][data-intent-id="${id}"]`);
 
@@ -209,6 +242,21 @@ describe('referrals, API keys and prepared requests pages', () => {
     await row(page, id).waitFor({ timeout: 12_000 });
     expect(await row(page, id).getAttribute('data-status')).toBe('pending');
     expect(await row(page, id).getAttribute('data-kind')).toBe('prepare_buy');
+    // The row says which key asked: its label and its wallet.
+    const source = row(page, id).getByTestId('request-source');
+    expect(await source.getAttribute('data-source')).toBe('key');
+    expect(await source.textContent()).toContain(`“${BOT_KEY_LABEL}” of wallet ${BOT.address}`);
+    // One the app itself prepared says so.
+    const fromApp = await api('/intents', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-app-token': APP_TOKEN },
+      body: JSON.stringify({ kind: 'prepare_buy', wallet: ME.address, token, amount: '0.01' }),
+    });
+    expect(fromApp.status).toBe(201);
+    const appSource = row(page, fromApp.body.id).getByTestId('request-source');
+    await appSource.waitFor({ timeout: 12_000 });
+    expect(await appSource.getAttribute('data-source')).toBe('app');
+    expect(await appSource.textContent()).toMatch(/^asked by this app, at /);
     await screenshot(page, 'requests');
 
     await row(page, id).getByTestId('request-review').click();
@@ -216,11 +264,11 @@ describe('referrals, API keys and prepared requests pages', () => {
     await testId(page, 'review-reject').click();
     await expect.poll(() => row(page, id).getByTestId('progress').getAttribute('data-stage')).toBe('rejected');
     // Turning the review down leaves the request open; the bot learns nothing until Reject.
-    expect(['pending', 'built']).toContain((await api(`/intents/${id}`)).body.state);
+    expect(['pending', 'built']).toContain((await readIntent(id)).state);
 
     await row(page, id).getByTestId('request-reject').click();
     await expect.poll(() => row(page, id).getAttribute('data-status')).toBe('rejected');
-    const rejected = (await api(`/intents/${id}`)).body;
+    const rejected = await readIntent(id);
     expect(rejected.state).toBe('failed');
     expect(rejected.reason).toMatch(/^rejected by the user/);
   });
@@ -278,7 +326,7 @@ describe('prepared request through the review screen', () => {
       await row(page, id).getByTestId('request-review').click();
       await approveReview(page);
       await expect.poll(() => row(page, id).getAttribute('data-status'), { timeout: 30_000 }).toBe('confirmed');
-      const intent = (await api(`/intents/${id}`)).body;
+      const intent = await readIntent(id);
       expect(intent.state).toBe('confirmed');
       expect(intent.tx.hash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(errors).toEqual([]);

@@ -5,6 +5,7 @@ import { failureOf } from '../failureOf';
 import { age, shortAddress } from '../format';
 import type { ActionProgress } from '../wallet/sendBuild';
 import type { WalletFailure } from '../wallet/walletStore';
+import { intentSourceText } from './intentSourceText';
 import { INTENT_STATUS_TEXT, intentStatus, isOpen } from './intentStatus';
 import { type Intent, rejectIntent } from './intentsApi';
 import { signIntent } from './signIntent';
@@ -17,7 +18,7 @@ const KIND_TEXT: Record<Intent['kind'], string> = {
 };
 
 /**
- * One prepared request: what it asks, from which bot's key, its state, and the two answers the person can give.
+ * One prepared request: what it asks, who asked (which key, or this app) and when, its state, and the two answers the person can give.
  * `locked` keeps a second request off the review screen while one is under way.
  */
 export function RequestRow({
@@ -56,14 +57,14 @@ export function RequestRow({
       <td>{KIND_TEXT[intent.kind]}</td>
       <td>
         {describeRequest(userRequestOf(intent))}
-        {intent.keyWallet && (
-          <div className="muted">
-            made with an API key of <code title={intent.keyWallet}>{shortAddress(intent.keyWallet)}</code>
-          </div>
-        )}
+        <div className="muted" data-testid="request-source" data-source={intent.source.kind}>
+          asked by {intentSourceText(intent)}
+        </div>
       </td>
       <td>
-        <time title={intent.createdAt}>{age(intent.createdAt)}</time>
+        <time dateTime={intent.createdAt} title={new Date(intent.createdAt).toLocaleString()}>
+          {age(intent.createdAt)}
+        </time>
       </td>
       <td>
         <span className={`status status-${status}`} data-testid="request-status">

@@ -29,6 +29,15 @@ function appToken(): string | null {
 
 const token = appToken();
 
+/**
+ * The run's token, with which this page proves to the API that it is the app itself (x-app-token on prepared
+ * requests): from main over IPC inside Electron, else this tab's; null in a browser opened without it.
+ */
+export async function appRunToken(): Promise<string | null> {
+  if (window.companion) return (await window.companion.appToken()) || null;
+  return token;
+}
+
 /** Whether this page can reach main's signers: inside Electron always; headless only when opened with the token. */
 export const appChannelAvailable = Boolean(window.companion) || token !== null;
 
