@@ -334,4 +334,60 @@ describe('prepared request through the review screen', () => {
       await page.close();
     }
   });
+
+  it("judges a bot's launch by the person's interest: a first buy and a royalty paid elsewhere each need a tick", async () => {
+    const { page, errors } = await openApp(browser, service.origin, '/requests');
+    try {
+      await page.clock.install({ time: now() });
+      await page.reload();
+      await expect.poll(() => testId(page, 'signer-badge').textContent()).toContain(ME.address.slice(0, 6));
+      const upload = await api('/media/image', {
+        method: 'POST',
+        headers: { 'content-type': 'image/png' },
+        body: Buffer.from(
+          'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+          'base64',
+        ),
+      });
+      // The attack as it was found: the bot's own request, every claim of the build true to it, pays the bot.
+      const created = await api('/intents', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': botKey },
+        body: JSON.stringify({
+          kind: 'prepare_launch',
+          wallet: ME.address,
+          name: 'Generous',
+          symbol: 'GIFT',
+          marketCapPair: '30',
+          image: upload.body.uri,
+          firstBuy: '0.5',
+          firstBuyTo: [{ wallet: BOT.address, pct: 100 }],
+          royaltyTo: BOT.address,
+        }),
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.id as string;
+      await row(page, id).waitFor({ timeout: 12_000 });
+      await row(page, id).getByTestId('request-review').click();
+      await testId(page, 'review').waitFor();
+      // Nothing fails (the build is exactly what the bot asked), so only the person's interest stands in the way.
+      expect(await testId(page, 'review-blocked').count()).toBe(0);
+      expect(await testId(page, 'review-asked-by').textContent()).toContain(BOT.address);
+      expect(await testId(page, 'warning-first-buy-to-0').textContent()).toContain(BOT.address);
+      expect(await testId(page, 'warning-royalty-to-other').textContent()).toContain(BOT.address);
+      const sign = testId(page, 'review-sign');
+      expect(await sign.isDisabled()).toBe(true);
+      await testId(page, 'tick-first-buy-to-0').check();
+      expect(await sign.isDisabled()).toBe(true);
+      await testId(page, 'tick-royalty-to-other').check();
+      expect(await sign.isDisabled()).toBe(false);
+      await screenshot(page, 'review-bot-launch-warnings');
+      await testId(page, 'review-reject').click();
+      await expect.poll(() => row(page, id).getByTestId('progress').getAttribute('data-stage')).toBe('rejected');
+      expect((await readIntent(id)).tx).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });

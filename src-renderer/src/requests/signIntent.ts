@@ -2,6 +2,7 @@ import type { Address } from 'viem';
 import { ApiRequestError } from '../api/getJson';
 import { type ActionProgress, type BuildAnswer, sendBuild } from '../wallet/sendBuild';
 import { buildIntent, type Intent, reportIntentSent } from './intentsApi';
+import { intentSourceText } from './intentSourceText';
 import { describeRequest, userRequestOf } from './userRequestOf';
 
 /**
@@ -17,7 +18,7 @@ export async function signIntent(
   const { progress } = await sendBuild({
     title: `A bot's request: ${describeRequest(request)}`,
     request,
-    askedBy: 'a prepared request from a bot',
+    askedBy: intentSourceText(intent),
     build: async (wallet: Address) => {
       if (wallet.toLowerCase() !== intent.wallet.toLowerCase()) {
         throw new ApiRequestError({
