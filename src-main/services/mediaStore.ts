@@ -240,6 +240,11 @@ export class MediaStore {
     return this.thirdPartyFetches;
   }
 
+  /** Background fetches allowed at once. */
+  get backgroundSlots(): number {
+    return this.budgets.background.max;
+  }
+
   /** Sets the origin the `url`s of stored media are built on; the server knows its port only once listening. */
   setOrigin(origin: string): void {
     this.origin = new URL(origin);
