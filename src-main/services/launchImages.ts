@@ -26,6 +26,8 @@ export class LaunchImages {
   /** Launches read at once: as many as the background budget takes. */
   private readonly batch: number;
   private wakeUp: NodeJS.Timeout | null = null;
+  /** Wakes a pass under way to look for newly due launches. */
+  private nudge: (() => void) | undefined;
   private readonly run = new CoalescedRun(async () => {
     await this.drain();
     return true;
@@ -56,6 +58,8 @@ export class LaunchImages {
   /** Looks for launches waiting for their logo (coalesced with a pass under way). */
   poke(): void {
     this.run.poke();
+    // A pass under way takes new launches into slots as they free, rather than after its slowest fetch.
+    this.nudge?.();
   }
 
   /** Resolves when no pass is under way. */
@@ -69,16 +73,37 @@ export class LaunchImages {
   }
 
   /** Resolves the logos of every launch that is due, a few at a time, and wakes up when the next retry is due. */
+  /**
+   * Resolves the logos of every launch that is due, as many at once as the background budget takes, each slot taking
+   * the next launch as soon as it frees (a host that never answers holds one slot, not the others), and wakes up when
+   * the next retry is due.
+   */
   private async drain(): Promise<void> {
+    const active = new Map<string, Promise<void>>();
     while (!this.run.isStopped) {
-      const rows = this.due.all(Math.floor(Date.now() / 1000), this.batch) as {
-        token: string;
-        uri: string;
-        attempts: number;
-      }[];
-      if (rows.length === 0) break;
-      await Promise.all(rows.map((row) => this.resolve(row)));
+      if (active.size < this.batch) {
+        const rows = (
+          this.due.all(Math.floor(Date.now() / 1000), this.batch + active.size) as {
+            token: string;
+            uri: string;
+            attempts: number;
+          }[]
+        ).filter((row) => !active.has(row.token));
+        for (const row of rows.slice(0, this.batch - active.size)) {
+          active.set(
+            row.token,
+            this.resolve(row).finally(() => active.delete(row.token)),
+          );
+        }
+      }
+      if (active.size === 0) break;
+      const nudged = new Promise<void>((resolve) => {
+        this.nudge = resolve;
+      });
+      await Promise.race([...active.values(), nudged]);
+      this.nudge = undefined;
     }
+    await Promise.all(active.values());
     const next = this.nextDue.get() as number | null;
     if (this.wakeUp) clearTimeout(this.wakeUp);
     this.wakeUp = null;
