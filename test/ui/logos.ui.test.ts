@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
@@ -6,6 +7,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { rawCid } from '../../src-main/core/media/cid';
+import { readServeOptions } from '../../src-main/serveOptions';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
 import { launchChromium, openApp, webUiOptions } from '../support/webUi';
@@ -49,6 +51,7 @@ afterAll(async () => {
   await browser?.close();
   await service?.dispose();
   host.close();
+  rmSync(webUiOptions.settingsFile ?? '', { force: true });
 });
 
 it('shows every logo from this server only: the uploaded one and another person, fetched and stored first', async () => {
@@ -103,5 +106,20 @@ it('shows every logo from this server only: the uploaded one and another person,
   // The browser never went to the other person's host: only the service did, before the page opened.
   expect(asked.length).toBe(fetchedBeforePage);
   expect(asked.some((line) => /Chrome/.test(line))).toBe(false);
+  expect(errors).toEqual([]);
+});
+
+it('has a Settings switch for third-party fetches, on by default, saved for the next start', async () => {
+  const { page, errors } = await openApp(browser, service.origin, '/settings');
+  await expect.poll(() => page.getByTestId('app-third-party-fetches').textContent()).toBe('fetched');
+  const box = page.getByTestId('settings-third-party-fetches');
+  expect(await box.isChecked()).toBe(true);
+  await box.uncheck();
+  await page.getByTestId('settings-save').click();
+  await expect.poll(() => page.getByTestId('settings-saved').count()).toBe(1);
+  const saved = JSON.parse(readFileSync(webUiOptions.settingsFile ?? '', 'utf8')) as { thirdPartyFetches?: boolean };
+  expect(saved.thirdPartyFetches).toBe(false);
+  // What the next start reads from it.
+  expect(readServeOptions([], { APP_SETTINGS: webUiOptions.settingsFile ?? '' }).thirdPartyFetches).toBe(false);
   expect(errors).toEqual([]);
 });
