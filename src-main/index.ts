@@ -34,6 +34,7 @@ function readOptions(): ServiceOptions {
     ...(rpcUrl ? { rpcUrl } : {}),
     ...(rpcTimeoutMs !== undefined ? { rpcTimeoutMs } : {}),
     ...(saved.rateLimits === false ? { rateLimits: false as const } : {}),
+    ...(saved.thirdPartyFetches === false ? { thirdPartyFetches: false } : {}),
     settingsFile,
     // The local key is sealed by the OS keychain in the desktop app: no passphrase to type at each start.
     keyCipher: keychainCipher(safeStorage),

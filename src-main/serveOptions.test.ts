@@ -13,7 +13,16 @@ describe('readServeOptions', () => {
   it('defaults to the devnet on port 8787 with limits and keys on', () => {
     const options = readServeOptions([], env());
     expect(options).toMatchObject({ port: 8787, network: 'devnet', dataDir: resolve('.data/devnet') });
-    for (const key of ['rpcUrl', 'rpcTimeoutMs', 'rateLimits', 'keys', 'confirmations', 'webRoot', 'appToken']) {
+    for (const key of [
+      'rpcUrl',
+      'rpcTimeoutMs',
+      'rateLimits',
+      'keys',
+      'confirmations',
+      'webRoot',
+      'appToken',
+      'thirdPartyFetches',
+    ]) {
       expect(options, key).not.toHaveProperty(key);
     }
   });
@@ -22,6 +31,18 @@ describe('readServeOptions', () => {
     expect(readServeOptions(['--rpc-timeout', '3'], env()).rpcTimeoutMs).toBe(3000);
     expect(readServeOptions([], env({ RPC_TIMEOUT: '45' })).rpcTimeoutMs).toBe(45_000);
     expect(readServeOptions(['--rpc-timeout', '2'], env({ RPC_TIMEOUT: '45' })).rpcTimeoutMs).toBe(2000);
+  });
+
+  it('turns third-party fetches off by flag, variable or saved setting, and a flag turns them back on', () => {
+    expect(readServeOptions(['--third-party-fetches', 'off'], env()).thirdPartyFetches).toBe(false);
+    expect(readServeOptions([], env({ THIRD_PARTY_FETCHES: 'off' })).thirdPartyFetches).toBe(false);
+    const folder = mkdtempSync(join(tmpdir(), 'serve-options-'));
+    const saved = join(folder, 'app-settings.json');
+    writeFileSync(saved, JSON.stringify({ thirdPartyFetches: false }));
+    expect(readServeOptions([], { APP_SETTINGS: saved }).thirdPartyFetches).toBe(false);
+    expect(readServeOptions(['--third-party-fetches', 'on'], { APP_SETTINGS: saved })).not.toHaveProperty(
+      'thirdPartyFetches',
+    );
   });
 
   it.each([
@@ -35,6 +56,7 @@ describe('readServeOptions', () => {
     [['--rate-limit', 'maybe'], 'rate-limit'],
     [['--confirmations', '1000'], 'confirmations'],
     [['--keys', 'yes'], 'keys'],
+    [['--third-party-fetches', 'no'], 'third-party-fetches'],
     [['--colour', 'on'], 'usage'],
   ])('refuses %j, naming the flag', (args, named) => {
     expect(() => readServeOptions(args, env())).toThrow(ServeUsageError);

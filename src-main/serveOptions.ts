@@ -7,7 +7,8 @@ import { readAppSettings } from './store/appSettingsFile';
 
 const SERVE_USAGE =
   'usage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] ' +
-  '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off]';
+  '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off] ' +
+  '[--third-party-fetches on|off]';
 
 /** A flag or variable that cannot start the server: its message says which and what it may be. */
 export class ServeUsageError extends Error {}
@@ -26,6 +27,7 @@ export interface ServeOptions
     | 'rateLimits'
     | 'confirmations'
     | 'keys'
+    | 'thirdPartyFetches'
   > {
   /** A problem with the saved settings file, which was ignored (to be logged, not fatal). */
   settingsProblem?: string;
@@ -68,6 +70,7 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
         'rate-limit': { type: 'string' },
         confirmations: { type: 'string' },
         keys: { type: 'string' },
+        'third-party-fetches': { type: 'string' },
       },
       strict: true,
     }).values;
@@ -83,6 +86,7 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
     network: saved.network,
     rpc: sameNetwork ? (saved.rpcUrl ?? undefined) : undefined,
     'rate-limit': saved.rateLimits === false ? 'off' : undefined,
+    'third-party-fetches': saved.thirdPartyFetches === false ? 'off' : undefined,
   };
   const value = (flag: string, name: string) => (parsed[flag] as string | undefined) ?? env[name] ?? fromSaved[flag];
 
@@ -102,6 +106,10 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
   }
   const keys = value('keys', 'API_KEYS') ?? 'on';
   if (keys !== 'on' && keys !== 'off') usage(`--keys must be on or off, not "${keys}"`);
+  const thirdParty = value('third-party-fetches', 'THIRD_PARTY_FETCHES') ?? 'on';
+  if (thirdParty !== 'on' && thirdParty !== 'off') {
+    usage(`--third-party-fetches must be on or off, not "${thirdParty}"`);
+  }
   return {
     port,
     network,
@@ -116,6 +124,7 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
     ...(rateLimit === 'off' ? { rateLimits: false as const } : {}),
     ...(confirmationsText !== undefined ? { confirmations: Number(confirmationsText) } : {}),
     ...(keys === 'off' ? { keys: false } : {}),
+    ...(thirdParty === 'off' ? { thirdPartyFetches: false } : {}),
     ...(problem ? { settingsProblem: problem } : {}),
   };
 }

@@ -22,7 +22,7 @@ import { LaunchImages } from './services/launchImages';
 import { LaunchService, type SaltSource } from './services/launchService';
 import { LifetimeIncome } from './services/lifetimeIncome';
 import { LifetimeWeeks } from './services/lifetimeWeeks';
-import { MediaStore } from './services/mediaStore';
+import { MediaStore, type MediaStoreOptions } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
 import { QuoteService } from './services/quoteService';
 import { ReferralRecords } from './services/referralRecords';
@@ -36,6 +36,7 @@ import type { KeyCipher } from './signer/localKey/keyCipher';
 import type { LedgerAccess } from './signer/signers';
 import { DevnetJournal } from './store/devnetJournal';
 import { IndexStore } from './store/indexStore';
+import { MediaReferences } from './store/mediaReferences';
 import { type Db, openDatabase } from './store/openDatabase';
 
 /** Confirmations on BSC before a block's events are served: fast finality makes deeper reorganizations rare. */
@@ -79,6 +80,22 @@ export interface ServiceOptions {
   rpcTimeoutMs?: number;
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
+  /**
+   * Whether the indexer's look at other people's launches fetches their metadata and logos (default true). Each
+   * fetch shows this machine's IP address to whoever launched.
+   */
+  thirdPartyFetches?: boolean;
+  /** Media store settings tests change: loopback links, the host resolver, the size cap, background deadlines. */
+  media?: Pick<
+    MediaStoreOptions,
+    | 'allowLoopbackLinks'
+    | 'resolveHost'
+    | 'maxTotalBytes'
+    | 'pendingBuildMs'
+    | 'backgroundFetchTimeoutMs'
+    | 'backgroundMaxInProgress'
+    | 'fetchTimeoutMs'
+  >;
   /** How the local key is sealed (a passphrase keystore by default; the OS keychain in the desktop app). */
   keyCipher?: KeyCipher;
   /** The Ledger (the real one over USB HID by default); tests give an emulator. */
@@ -127,7 +144,15 @@ export function composeServices(
   const { log } = options;
   const index = new IndexStore(db);
   const prices = new DollarPrices(chain, (block) => index.priceAt(block));
-  const media = new MediaStore({ dataDir: options.dataDir, allowLoopbackLinks: options.network === 'devnet' });
+  const references = new MediaReferences(db);
+  const media = new MediaStore({
+    dataDir: options.dataDir,
+    // The devnet's launches and tests point at servers on this machine; no other network may.
+    allowLoopbackLinks: options.network === 'devnet',
+    thirdPartyFetches: options.thirdPartyFetches ?? true,
+    references: () => references.cids(),
+    ...options.media,
+  });
   const images = new LaunchImages(db, media, log);
   const indexer = new Indexer(chain, index, {
     confirmations: options.confirmations ?? (options.network === 'devnet' ? 0 : DEFAULT_CONFIRMATIONS),
@@ -230,6 +255,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       info: {
         rpcUrl: options.rpcUrl ?? null,
         rateLimits: options.rateLimits !== false,
+        thirdPartyFetches: options.thirdPartyFetches ?? true,
         settingsFile: options.settingsFile ?? null,
       },
       ...(options.keyCipher ? { keyCipher: options.keyCipher } : {}),

@@ -1,9 +1,14 @@
 import type { Plugin } from 'vite';
 
+/**
+ * The page's policy. Images come only from the page's own server (its `/media`, where every logo is fetched, checked
+ * and stored first) and from `data:` (the preview of a file being picked): no remote or loopback origin, so a launch
+ * cannot make the page load from an address of the creator's choosing, nor probe this machine's ports.
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "connect-src 'self' http://127.0.0.1:*",
-  "img-src 'self' data: http://127.0.0.1:*",
+  "img-src 'self' data:",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "object-src 'none'",

@@ -30,6 +30,8 @@ export interface AppInfo {
   rpcUrl: string | null;
   dataDir: string;
   rateLimits: boolean;
+  /** Whether other people's launch metadata and logos are fetched (each fetch shows this machine's IP to them). */
+  thirdPartyFetches: boolean;
   /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
   ledgerPaths: { live: string; legacy: string };
 }
@@ -103,6 +105,7 @@ const OPERATIONS = {
       dataDir: z.string().min(1).max(4096).nullable(),
       rateLimits: z.boolean(),
       ledgerTemplate: z.enum(['live', 'legacy']),
+      thirdPartyFetches: z.boolean().optional(),
     })
     .strict()
     .refine((s) => s.network === 'devnet' || s.rpcUrl !== null, {

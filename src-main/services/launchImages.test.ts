@@ -4,6 +4,8 @@ import { ApiError } from '../core/errors';
 import { IndexStore } from '../store/indexStore';
 import { openDatabase } from '../store/openDatabase';
 import { LaunchImages } from './launchImages';
+import { LinkFetchError } from './linkFetch';
+import { ThirdPartyFetchesOff } from './mediaStore';
 
 const address = (n: number) => pad(toHex(n), { size: 20 }) as Address;
 const CID = 'bafkreihxercxzewntg6xtowdlz7k6av427s3qdd6taeontiuhsnz7bi4am';
@@ -56,31 +58,62 @@ const state = (db: ReturnType<typeof openDatabase>, i: number) =>
     nextAttempt: number;
   };
 
+const OTHER_CID = 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e';
+
+/** The media store's answers for these tests' links; `off` plays the Settings switch turned off. */
+function fakeMedia(off = false) {
+  const fetched: string[] = [];
+  const unreachable = (field: string) =>
+    new ApiError('INVALID_METADATA_URI', 'the metadata link could not be fetched', {
+      field,
+      cause: new LinkFetchError('unreachable', 'could not be fetched'),
+    });
+  const offError = () =>
+    new ApiError('INVALID_METADATA_URI', 'third-party fetches are off', { cause: new ThirdPartyFetchesOff() });
+  return {
+    fetched,
+    fetchesThirdParty: !off,
+    backgroundSlots: 2,
+    resolveMetadataURI: async (uri: string, budget: { background?: boolean }) => {
+      expect(budget.background).toBe(true);
+      if (uri === 'ipfs://stored') return { uri, metadata: {}, image: `ipfs://${CID}` };
+      if (off) throw offError();
+      fetched.push(uri);
+      if (uri === 'https://elsewhere/meta') return { uri, metadata: {}, image: 'https://elsewhere/logo.png' };
+      if (uri === 'https://gone/meta') return { uri, metadata: {}, image: `ipfs://${OTHER_CID}` };
+      if (uri === 'https://bad/meta') throw new ApiError('MISSING_IMAGE', 'no image');
+      if (uri === 'https://busy/meta') throw new ApiError('UPLOADS_BUSY', 'busy');
+      throw unreachable('metadataURI');
+    },
+    fetchImage: async (link: string, budget: { background?: boolean }) => {
+      expect(budget.background).toBe(true);
+      if (link === `ipfs://${CID}`) return { cid: CID };
+      if (link === 'https://elsewhere/logo.png') {
+        fetched.push(link);
+        return { cid: OTHER_CID };
+      }
+      throw new ApiError('INVALID_IMAGE', `${link} is not stored on this server`, { field: 'image' });
+    },
+  };
+}
+
 describe('LaunchImages', () => {
-  it('finds logos, keeps stored ones as paths, gives up on bad metadata and retries unreachable links later', async () => {
+  it('stores each logo here and keeps its path, gives up on bad metadata and retries unreachable links later', async () => {
     const { db, store } = launches([
       'ipfs://stored',
       'https://elsewhere/meta',
       'https://bad/meta',
       'https://down/meta',
       'https://busy/meta',
+      'https://gone/meta',
     ]);
-    const media = {
-      resolveMetadataURI: async (uri: string) => {
-        if (uri === 'ipfs://stored') return { uri, metadata: {}, image: `ipfs://${CID}` };
-        if (uri === 'https://elsewhere/meta') return { uri, metadata: {}, image: 'https://elsewhere/logo.png' };
-        if (uri === 'https://bad/meta') throw new ApiError('MISSING_IMAGE', 'no image');
-        if (uri === 'https://busy/meta') throw new ApiError('UPLOADS_BUSY', 'busy');
-        throw new Error('connect ECONNREFUSED');
-      },
-      has: async (cid: string) => cid === CID,
-    };
-    const images = new LaunchImages(db, media as never);
+    const images = new LaunchImages(db, fakeMedia() as never);
     const before = Math.floor(Date.now() / 1000);
     images.poke();
     await images.settled();
     expect(state(db, 0)).toMatchObject({ state: 'found', image: `/media/${CID}` });
-    expect(state(db, 1)).toMatchObject({ state: 'found', image: 'https://elsewhere/logo.png' });
+    // A remote logo is fetched and served from here: the UI never loads another origin.
+    expect(state(db, 1)).toMatchObject({ state: 'found', image: `/media/${OTHER_CID}` });
     expect(state(db, 2)).toMatchObject({ state: 'none', image: null });
     // Unreachable: one try counted, the next a minute on.
     expect(state(db, 3)).toMatchObject({ state: 'retry', attempts: 1 });
@@ -88,7 +121,29 @@ describe('LaunchImages', () => {
     // This server too busy: tried again soon, not counted against the link.
     expect(state(db, 4)).toMatchObject({ state: 'retry', attempts: 0 });
     expect(state(db, 4).nextAttempt).toBeLessThan(before + 60);
+    // A logo only on IPFS, not stored here: there is no gateway to fetch it from.
+    expect(state(db, 5)).toMatchObject({ state: 'none', image: null });
     expect(store.launch(address(100))?.image).toBe(`/media/${CID}`);
     await images.stop();
+  });
+
+  it('holds launches whose metadata is elsewhere while third-party fetches are off, and reads them once on again', async () => {
+    const { db } = launches(['ipfs://stored', 'https://elsewhere/meta']);
+    const off = fakeMedia(true);
+    const images = new LaunchImages(db, off as never);
+    images.poke();
+    await images.settled();
+    await images.stop();
+    expect(off.fetched).toEqual([]);
+    expect(state(db, 0)).toMatchObject({ state: 'found', image: `/media/${CID}` });
+    expect(state(db, 1)).toMatchObject({ state: 'held', image: null });
+
+    const on = fakeMedia(false);
+    const later = new LaunchImages(db, on as never);
+    later.poke();
+    await later.settled();
+    await later.stop();
+    expect(on.fetched).toEqual(['https://elsewhere/meta', 'https://elsewhere/logo.png']);
+    expect(state(db, 1)).toMatchObject({ state: 'found', image: `/media/${OTHER_CID}` });
   });
 });

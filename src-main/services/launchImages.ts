@@ -1,30 +1,33 @@
-import { ApiError } from '../core/errors';
 import type { Db } from '../store/openDatabase';
 import { CoalescedRun } from './coalescedRun';
-import type { MediaStore } from './mediaStore';
+import { linkFailureKind, type MediaStore } from './mediaStore';
 
-/** Launches whose metadata is read at once. */
-const BATCH = 8;
 /** Tries before a launch whose metadata cannot be reached is shown without a logo for good. */
 const MAX_ATTEMPTS = 6;
 const FIRST_RETRY_SECONDS = 60;
 const BUSY_RETRY_SECONDS = 10;
 
-/** Codes meaning the metadata was read and has no usable logo: trying again will not change that. */
-const FINAL_CODES = new Set(['MISSING_IMAGE', 'INVALID_METADATA', 'INVALID_METADATA_URI']);
-
 /**
  * Finds each indexed launch's logo in its metadata, after the launch is indexed: reading metadata is network work and
- * must not hold the indexer up. A logo stored on this server is kept as its path (`/media/<cid>`), any other link as
- * it is; metadata that cannot be reached is tried again later, with growing pauses.
+ * must not hold the indexer up. The logo is fetched, checked as an image and stored here, and kept as its path
+ * (`/media/<cid>`): the UI shows only images this server serves. These are background fetches of other people's
+ * links: they use the media store's background budget (a few at a time, a short deadline), so launches whose hosts
+ * never answer cannot hold up the user's own uploads; links that cannot be reached are tried again later, with
+ * growing pauses. While third-party fetches are switched off, launches whose metadata or logo is elsewhere are held
+ * unfetched, and looked at again at a start with fetches on.
  */
 export class LaunchImages {
   private readonly due;
   private readonly found;
   private readonly none;
   private readonly later;
+  private readonly held;
   private readonly nextDue;
+  /** Launches read at once: as many as the background budget takes. */
+  private readonly batch: number;
   private wakeUp: NodeJS.Timeout | null = null;
+  /** Wakes a pass under way to look for newly due launches. */
+  private nudge: (() => void) | undefined;
   private readonly run = new CoalescedRun(async () => {
     await this.drain();
     return true;
@@ -32,9 +35,13 @@ export class LaunchImages {
 
   constructor(
     db: Db,
-    private readonly media: Pick<MediaStore, 'resolveMetadataURI' | 'has'>,
+    private readonly media: Pick<
+      MediaStore,
+      'resolveMetadataURI' | 'fetchImage' | 'fetchesThirdParty' | 'backgroundSlots'
+    >,
     private readonly log: (line: string) => void = () => {},
   ) {
+    this.batch = Math.max(1, media.backgroundSlots);
     this.due = db.prepare(
       `SELECT i.token, l.metadata_uri AS uri, i.attempts FROM launch_images i JOIN launches l ON l.token = i.token
        WHERE i.state IN ('pending', 'retry') AND i.next_attempt <= ? ORDER BY l.block, l.log_index LIMIT ?`,
@@ -42,12 +49,17 @@ export class LaunchImages {
     this.found = db.prepare("UPDATE launch_images SET state = 'found', image = ? WHERE token = ?");
     this.none = db.prepare("UPDATE launch_images SET state = 'none', image = NULL WHERE token = ?");
     this.later = db.prepare("UPDATE launch_images SET state = 'retry', attempts = ?, next_attempt = ? WHERE token = ?");
+    this.held = db.prepare("UPDATE launch_images SET state = 'held' WHERE token = ?");
     this.nextDue = db.prepare("SELECT min(next_attempt) FROM launch_images WHERE state = 'retry'").pluck();
+    // Fetches are on again: what was held while they were off is looked for now.
+    if (media.fetchesThirdParty) db.prepare("UPDATE launch_images SET state = 'pending' WHERE state = 'held'").run();
   }
 
   /** Looks for launches waiting for their logo (coalesced with a pass under way). */
   poke(): void {
     this.run.poke();
+    // A pass under way takes new launches into slots as they free, rather than after its slowest fetch.
+    this.nudge?.();
   }
 
   /** Resolves when no pass is under way. */
@@ -61,16 +73,37 @@ export class LaunchImages {
   }
 
   /** Resolves the logos of every launch that is due, a few at a time, and wakes up when the next retry is due. */
+  /**
+   * Resolves the logos of every launch that is due, as many at once as the background budget takes, each slot taking
+   * the next launch as soon as it frees (a host that never answers holds one slot, not the others), and wakes up when
+   * the next retry is due.
+   */
   private async drain(): Promise<void> {
+    const active = new Map<string, Promise<void>>();
     while (!this.run.isStopped) {
-      const rows = this.due.all(Math.floor(Date.now() / 1000), BATCH) as {
-        token: string;
-        uri: string;
-        attempts: number;
-      }[];
-      if (rows.length === 0) break;
-      await Promise.all(rows.map((row) => this.resolve(row)));
+      if (active.size < this.batch) {
+        const rows = (
+          this.due.all(Math.floor(Date.now() / 1000), this.batch + active.size) as {
+            token: string;
+            uri: string;
+            attempts: number;
+          }[]
+        ).filter((row) => !active.has(row.token));
+        for (const row of rows.slice(0, this.batch - active.size)) {
+          active.set(
+            row.token,
+            this.resolve(row).finally(() => active.delete(row.token)),
+          );
+        }
+      }
+      if (active.size === 0) break;
+      const nudged = new Promise<void>((resolve) => {
+        this.nudge = resolve;
+      });
+      await Promise.race([...active.values(), nudged]);
+      this.nudge = undefined;
     }
+    await Promise.all(active.values());
     const next = this.nextDue.get() as number | null;
     if (this.wakeUp) clearTimeout(this.wakeUp);
     this.wakeUp = null;
@@ -82,34 +115,33 @@ export class LaunchImages {
 
   private async resolve(row: { token: string; uri: string; attempts: number }): Promise<void> {
     try {
-      const { image } = await this.media.resolveMetadataURI(row.uri);
-      this.found.run(await this.link(image), row.token);
+      const { image } = await this.media.resolveMetadataURI(row.uri, { background: true });
+      const logo = await this.media.fetchImage(image, { background: true });
+      this.found.run(`/media/${logo.cid}`, row.token);
     } catch (error) {
       if (this.run.isStopped) return;
-      if (error instanceof ApiError && FINAL_CODES.has(error.code)) {
+      const kind = linkFailureKind(error);
+      if (kind === 'off') {
+        this.held.run(row.token);
+        return;
+      }
+      if (kind === 'final') {
         this.none.run(row.token);
         return;
       }
-      if (error instanceof ApiError && error.code === 'UPLOADS_BUSY') {
+      if (kind === 'busy') {
         // This server's own fetch slots were full: not the link's fault, so it does not count as a try.
         this.later.run(row.attempts, Math.floor(Date.now() / 1000) + BUSY_RETRY_SECONDS, row.token);
         return;
       }
       const attempts = row.attempts + 1;
       if (attempts >= MAX_ATTEMPTS) {
-        this.log(`launch images: giving up on the metadata of ${row.token} (${row.uri}) after ${attempts} tries`);
+        this.log(`launch images: giving up on the logo of ${row.token} (${row.uri}) after ${attempts} tries`);
         this.none.run(row.token);
         return;
       }
       const wait = FIRST_RETRY_SECONDS * 2 ** (attempts - 1);
       this.later.run(attempts, Math.floor(Date.now() / 1000) + wait, row.token);
     }
-  }
-
-  /** `ipfs://<cid>` of a file stored here becomes `/media/<cid>`; other links stay as they are. */
-  private async link(image: string): Promise<string> {
-    const cid = /^ipfs:\/\/(?:ipfs\/)?([a-z2-7]{59})$/i.exec(image.trim())?.[1];
-    if (cid && (await this.media.has(cid.toLowerCase()))) return `/media/${cid.toLowerCase()}`;
-    return image;
   }
 }

@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { ApiError } from '../core/errors';
-import { isRawCid, looksLikeCid, rawCid } from '../core/media/cid';
+import { addressRange } from '../core/media/addressRange';
+import { findRawCids, isRawCid, looksLikeCid, rawCid } from '../core/media/cid';
 import { declaredImageType, IMAGE_TYPES, type ImageType, mediaTypeOf, sniffImage } from '../core/media/sniffImage';
+import {
+  fetchLink,
+  LinkFetchError,
+  type LoopbackAllowance,
+  mayConnect,
+  type ResolveHost,
+  systemResolve,
+} from './linkFetch';
 
 /** The spec's image limit, "up to 5 MB", read generously as 5 MiB. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -12,6 +22,17 @@ export const MAX_METADATA_BYTES = 256 * 1024;
 export const DEFAULT_FETCH_TIMEOUT_MS = 10_000;
 /** Uploads and link fetches in progress at once; each may hold up to 5 MB in memory. */
 export const DEFAULT_MAX_IN_PROGRESS = 4;
+/** Fetches of other people's launch metadata and logos at once: a budget of their own, apart from the user's. */
+export const DEFAULT_BACKGROUND_IN_PROGRESS = 2;
+/** A stranger's metadata host gets this long, so a tarpit of launches holds a background slot only briefly. */
+export const DEFAULT_BACKGROUND_FETCH_TIMEOUT_MS = 4_000;
+/** The media folder's total size; unreferenced files are removed, oldest first, to stay under it. */
+export const DEFAULT_MAX_MEDIA_BYTES = 512 * 1024 * 1024;
+/**
+ * How long a file just stored counts as in use by a build not yet sent: a launch build is signable until its
+ * deadline (20 minutes), and may be mined a little later. Older files nothing stored names may be removed.
+ */
+export const DEFAULT_PENDING_BUILD_MS = 30 * 60 * 1000;
 const MAX_REDIRECTS = 3;
 
 export type MediaType = ImageType | 'json';
@@ -86,12 +107,63 @@ export interface MediaStoreOptions {
   dataDir: string;
   /** This server's origin (`http://127.0.0.1:8787`), when already known; otherwise call `setOrigin` once listening. */
   origin?: string;
-  /** Lets image and metadata links point at http(s)://127.0.0.1 or localhost: the devnet sets it so tests run offline. */
-  allowLoopbackLinks?: boolean;
+  /**
+   * Lets image and metadata links reach this machine (http(s)://127.0.0.1, localhost, a name resolving to loopback):
+   * the devnet allows any port so tests run offline; `{ ports }` allows only those. Private, link-local and metadata
+   * addresses are refused whatever it says.
+   */
+  allowLoopbackLinks?: LoopbackAllowance;
+  /** How host names are resolved (the system resolver by default); checked on each connection. */
+  resolveHost?: ResolveHost;
   /** Whole-fetch deadline for a link, redirects and body included. */
   fetchTimeoutMs?: number;
   /** Uploads and link fetches allowed in progress at once; more answer UPLOADS_BUSY. */
   maxInProgress?: number;
+  /** Background fetches (other people's launch metadata and logos) allowed at once; a budget of their own. */
+  backgroundMaxInProgress?: number;
+  /** Whole-fetch deadline of a background fetch. */
+  backgroundFetchTimeoutMs?: number;
+  /** Whether background fetches may reach other people's hosts at all (default true); false fetches nothing. */
+  thirdPartyFetches?: boolean;
+  /** Total bytes the media folder may hold (512 MiB by default). */
+  maxTotalBytes?: number;
+  /** The CIDs stored data still points at (launches, open prepared requests): never removed to make room. */
+  references?: () => Iterable<string>;
+  /** How long a newly stored file counts as used by a build not yet sent (30 minutes by default). */
+  pendingBuildMs?: number;
+  /** The wall clock (Unix ms), for the age of files. */
+  now?: () => number;
+}
+
+/** Whose fetch it is: the user's own (upload, launch build), or the service's own look at someone else's launch. */
+export interface FetchBudget {
+  /** A fetch the service makes by itself: its own small budget and short deadline, and none when switched off. */
+  background?: boolean;
+}
+
+/** Why a background fetch was not made: third-party fetches are switched off. */
+export class ThirdPartyFetchesOff extends Error {
+  constructor() {
+    super('third-party fetches are switched off in Settings');
+    this.name = 'ThirdPartyFetchesOff';
+  }
+}
+
+/**
+ * How a failed link read should be taken: `off` (fetches switched off), `busy` (this server's slots were full),
+ * `transient` (no whole answer, or a server error: try again later), `final` (the link or what it serves is unusable).
+ */
+export function linkFailureKind(error: unknown): 'off' | 'busy' | 'transient' | 'final' {
+  if (!(error instanceof ApiError)) return 'transient';
+  if (error.code === 'UPLOADS_BUSY') return 'busy';
+  if (error.code === 'STORAGE_UNAVAILABLE') return 'transient';
+  const cause = error.cause;
+  if (cause instanceof ThirdPartyFetchesOff) return 'off';
+  if (cause instanceof LinkFetchError) {
+    if (cause.failure === 'unreachable') return 'transient';
+    if (cause.failure === 'status' && (Number(cause.detail) >= 500 || cause.detail === 429)) return 'transient';
+  }
+  return 'final';
 }
 
 const EXTENSIONS: readonly (readonly [MediaType, string])[] = [
@@ -124,19 +196,53 @@ interface FetchRules {
  */
 export class MediaStore {
   private readonly dir: string;
-  private readonly allowLoopbackLinks: boolean;
-  private readonly fetchTimeoutMs: number;
-  private readonly maxInProgress: number;
+  private readonly allowLoopbackLinks: LoopbackAllowance;
+  private readonly resolveHost: ResolveHost;
+  private readonly thirdPartyFetches: boolean;
+  private readonly maxTotalBytes: number;
+  private readonly references: () => Iterable<string>;
+  private readonly pendingBuildMs: number;
+  private readonly now: () => number;
+  private readonly budgets: Record<'user' | 'background', { max: number; timeoutMs: number; inProgress: number }>;
   private origin: URL | undefined;
-  private inProgress = 0;
   private readying: Promise<void> | undefined;
+  /** Writes one at a time, so the size cap is checked against what is really there. */
+  private writing: Promise<unknown> = Promise.resolve();
+  /** Bytes in the folder, once counted. */
+  private totalBytes: number | undefined;
 
   constructor(options: MediaStoreOptions) {
     this.dir = join(options.dataDir, 'media');
     this.allowLoopbackLinks = options.allowLoopbackLinks ?? false;
-    this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
-    this.maxInProgress = options.maxInProgress ?? DEFAULT_MAX_IN_PROGRESS;
+    this.resolveHost = options.resolveHost ?? systemResolve;
+    this.thirdPartyFetches = options.thirdPartyFetches ?? true;
+    this.maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_MEDIA_BYTES;
+    this.references = options.references ?? (() => []);
+    this.pendingBuildMs = options.pendingBuildMs ?? DEFAULT_PENDING_BUILD_MS;
+    this.now = options.now ?? Date.now;
+    this.budgets = {
+      user: {
+        max: options.maxInProgress ?? DEFAULT_MAX_IN_PROGRESS,
+        timeoutMs: options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+        inProgress: 0,
+      },
+      background: {
+        max: options.backgroundMaxInProgress ?? DEFAULT_BACKGROUND_IN_PROGRESS,
+        timeoutMs: options.backgroundFetchTimeoutMs ?? DEFAULT_BACKGROUND_FETCH_TIMEOUT_MS,
+        inProgress: 0,
+      },
+    };
     if (options.origin !== undefined) this.setOrigin(options.origin);
+  }
+
+  /** Whether background fetches may reach other people's hosts (the Settings switch). */
+  get fetchesThirdParty(): boolean {
+    return this.thirdPartyFetches;
+  }
+
+  /** Background fetches allowed at once. */
+  get backgroundSlots(): number {
+    return this.budgets.background.max;
   }
 
   /** Sets the origin the `url`s of stored media are built on; the server knows its port only once listening. */
@@ -150,7 +256,7 @@ export class MediaStore {
    * progress; STORAGE_UNAVAILABLE when the file cannot be written.
    */
   putImage(bytes: Uint8Array, declaredContentType?: string): Promise<StoredImage> {
-    return this.inSlot(() => this.storeImage(bytes, declaredContentType));
+    return this.inSlot({}, () => this.storeImage(bytes, declaredContentType));
   }
 
   /**
@@ -169,7 +275,7 @@ export class MediaStore {
     if (declaredLength !== undefined && Number(declaredLength) > MAX_IMAGE_BYTES) {
       throw imageTooLarge(`the body is ${declaredLength} bytes`);
     }
-    return this.inSlot(async () => {
+    return this.inSlot({}, async () => {
       let bytes: Uint8Array;
       try {
         // The rest of an oversized body is left unread rather than cancelled: cancelling would reset the connection
@@ -188,11 +294,12 @@ export class MediaStore {
    * localhost too with `allowLoopbackLinks`) within the timeout, following at most 3 redirects, reading at most 5 MB.
    * Links to this server's `/media/<cid>` and `ipfs://<cid>` of an image stored here are read from the store.
    * Errors carry `field: 'image'`: INVALID_IMAGE (unusable link, network failure, not 2xx, timeout),
-   * IMAGE_TOO_LARGE, UNSUPPORTED_IMAGE, UPLOADS_BUSY, STORAGE_UNAVAILABLE.
+   * IMAGE_TOO_LARGE, UNSUPPORTED_IMAGE, UPLOADS_BUSY, STORAGE_UNAVAILABLE. With `background`, the fetch takes a
+   * background slot and deadline, and is not made at all while third-party fetches are off.
    *
    * @example await media.fetchImage('https://example.com/logo.png')
    */
-  async fetchImage(link: unknown): Promise<StoredImage> {
+  async fetchImage(link: unknown, budget: FetchBudget = {}): Promise<StoredImage> {
     const field = 'image';
     if (typeof link !== 'string' || link.trim() === '') {
       throw new ApiError('INVALID_IMAGE', 'image must be an https:// link to the image', { field });
@@ -218,8 +325,9 @@ export class MediaStore {
     }
     const problem = this.linkProblem(url);
     if (problem) throw new ApiError('INVALID_IMAGE', `the image link ${problem}`, { field });
-    return this.inSlot(async () => {
-      const bytes = await this.download(url, {
+    this.refuseWhenOff('INVALID_IMAGE', field, budget);
+    return this.inSlot(budget, async (timeoutMs) => {
+      const bytes = await this.download(url, timeoutMs, {
         what: 'image',
         field,
         linkCode: 'INVALID_IMAGE',
@@ -255,7 +363,7 @@ export class MediaStore {
    *
    * @example await media.resolveMetadataURI('ipfs://bafkrei…') // { uri, metadata, image: 'ipfs://bafkrei…' }
    */
-  async resolveMetadataURI(uri: unknown): Promise<ResolvedMetadata> {
+  async resolveMetadataURI(uri: unknown, budget: FetchBudget = {}): Promise<ResolvedMetadata> {
     const field = 'metadataURI';
     if (typeof uri !== 'string' || uri.trim() === '') {
       throw new ApiError('INVALID_METADATA_URI', 'metadataURI must be an https:// or ipfs:// link', { field });
@@ -291,8 +399,9 @@ export class MediaStore {
           field,
         });
       }
-      bytes = await this.inSlot(() =>
-        this.download(url, {
+      this.refuseWhenOff('INVALID_METADATA_URI', field, budget);
+      bytes = await this.inSlot(budget, (timeoutMs) =>
+        this.download(url, timeoutMs, {
           what: 'metadata',
           field,
           linkCode: 'INVALID_METADATA_URI',
@@ -409,16 +518,39 @@ export class MediaStore {
     return { name, symbol, image, ...checkTokenDetails(input) };
   }
 
-  /** Why a link may not be fetched, or null when it may: https:// to a public host, or loopback when allowed. */
+  /**
+   * Why a link may not be fetched, or null when it may: https:// (or http:// to this machine, when loopback links are
+   * allowed) without credentials, and not an address written in the link that may not be reached. Names are checked
+   * again when connecting, against what they resolve to.
+   */
   private linkProblem(url: URL): string | null {
     if (url.username || url.password) return 'carries a user name or password';
-    const loopback = isLoopbackHost(url.hostname);
-    if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) {
-      if (loopback && !this.allowLoopbackLinks) return `points at this machine (${url.hostname})`;
-      if (isPrivateHost(url.hostname)) return `points at a private network address (${url.hostname})`;
-      return null;
+    const loopbackName = isLoopbackHost(url.hostname);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopbackName)) {
+      return `is ${url.protocol}//, and only https:// links are accepted`;
     }
-    return `is ${url.protocol}//, and only https:// links are accepted`;
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) !== 0 && !mayConnect(literal, port, this.allowLoopbackLinks)) {
+      const range = addressRange(literal);
+      return range === 'loopback'
+        ? `points at this machine (${url.hostname})`
+        : `points at a ${range} network address (${url.hostname})`;
+    }
+    if (loopbackName && !mayConnect('127.0.0.1', port, this.allowLoopbackLinks)) {
+      return `points at this machine (${url.hostname})`;
+    }
+    return null;
+  }
+
+  /** While third-party fetches are off, a background read that would need the network is not made. */
+  private refuseWhenOff(code: 'INVALID_IMAGE' | 'INVALID_METADATA_URI', field: string, budget: FetchBudget): void {
+    if (budget.background && !this.thirdPartyFetches) {
+      throw new ApiError(code, 'third-party fetches are switched off in Settings, so this link is not read', {
+        field,
+        cause: new ThirdPartyFetchesOff(),
+      });
+    }
   }
 
   /**
@@ -435,56 +567,53 @@ export class MediaStore {
     return isRawCid(cid) && !url.search ? cid : null;
   }
 
-  /** Fetches a checked link: manual redirects re-checked hop by hop, one deadline for everything, a capped body. */
-  private async download(link: URL, rules: FetchRules): Promise<Uint8Array> {
-    const signal = AbortSignal.timeout(this.fetchTimeoutMs);
-    const fail = (message: string, cause?: unknown) =>
-      new ApiError(rules.linkCode, message, { field: rules.field, ...(cause === undefined ? {} : { cause }) });
-    let url = link;
+  /**
+   * Fetches a checked link: each connection checked against what its name resolves to, redirects re-checked hop by
+   * hop, one deadline for everything, a capped body. Failures to connect, refused, closed or timed out, give one
+   * message, so an answer never tells whether something listens at an address.
+   */
+  private async download(link: URL, timeoutMs: number, rules: FetchRules): Promise<Uint8Array> {
     try {
-      for (let hop = 0; ; hop++) {
-        const response = await fetch(url, { redirect: 'manual', signal, headers: { accept: rules.accept } });
-        const location = response.headers.get('location');
-        if (response.status >= 300 && response.status < 400 && location !== null) {
-          await response.body?.cancel();
-          if (hop === MAX_REDIRECTS) throw fail(`the ${rules.what} link redirected more than ${MAX_REDIRECTS} times`);
-          const next = parseUrl(location, url);
-          const problem = next ? this.linkProblem(next) : 'is not a link';
-          if (!next || problem) throw fail(`the ${rules.what} link redirected to ${location}, which ${problem}`);
-          url = next;
-          continue;
-        }
-        if (!response.ok) {
-          await response.body?.cancel();
-          throw fail(`the ${rules.what} link answered HTTP ${response.status}`);
-        }
-        if (Number(response.headers.get('content-length')) > rules.cap) {
-          await response.body?.cancel();
-          throw rules.tooLarge();
-        }
-        return await readCapped(response.body, rules.cap, rules.tooLarge, true);
-      }
+      return await fetchLink(link, {
+        resolve: this.resolveHost,
+        allowLoopback: this.allowLoopbackLinks,
+        timeoutMs,
+        cap: rules.cap,
+        accept: rules.accept,
+        maxRedirects: MAX_REDIRECTS,
+        checkRedirect: (next) => this.linkProblem(next),
+      });
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      if (signal.aborted) {
-        throw fail(`the ${rules.what} link did not answer in full within ${this.fetchTimeoutMs / 1000} s`, error);
-      }
-      throw fail(`the ${rules.what} link could not be fetched: ${describeFetchFailure(error)}`, error);
+      if (!(error instanceof LinkFetchError)) throw error;
+      if (error.failure === 'too-large') throw rules.tooLarge();
+      const message =
+        error.failure === 'unreachable'
+          ? `the ${rules.what} link could not be fetched: no whole answer came within ${timeoutMs / 1000} s`
+          : `the ${rules.what} link ${error.message}`;
+      throw new ApiError(rules.linkCode, message, { field: rules.field, cause: error });
     }
   }
 
-  /** Runs `work` in one of the upload slots, or answers UPLOADS_BUSY at once: queueing would hold memory unbounded. */
-  private async inSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inProgress >= this.maxInProgress) {
-      throw new ApiError('UPLOADS_BUSY', `${this.maxInProgress} image uploads or fetches are already in progress`, {
-        retryAfterSeconds: 2,
-      });
+  /**
+   * Runs `work` in one of its budget's slots, or answers UPLOADS_BUSY at once: queueing would hold memory unbounded.
+   * Background fetches have a budget of their own, so they can never fill the user's.
+   */
+  private async inSlot<T>(budget: FetchBudget, work: (timeoutMs: number) => Promise<T>): Promise<T> {
+    const slots = this.budgets[budget.background ? 'background' : 'user'];
+    if (slots.inProgress >= slots.max) {
+      throw new ApiError(
+        'UPLOADS_BUSY',
+        budget.background
+          ? `${slots.max} background fetches are already in progress`
+          : `${slots.max} image uploads or fetches are already in progress`,
+        { retryAfterSeconds: 2 },
+      );
     }
-    this.inProgress++;
+    slots.inProgress++;
     try {
-      return await work();
+      return await work(slots.timeoutMs);
     } finally {
-      this.inProgress--;
+      slots.inProgress--;
     }
   }
 
@@ -506,13 +635,25 @@ export class MediaStore {
     return this.readying;
   }
 
-  private async write(cid: string, extension: string, bytes: Uint8Array, what: string): Promise<void> {
+  /** Writes one file, one write at a time so the size cap holds. */
+  private write(cid: string, extension: string, bytes: Uint8Array, what: string): Promise<void> {
+    const done = this.writing.then(() => this.writeNow(cid, extension, bytes, what));
+    this.writing = done.catch(() => undefined);
+    return done;
+  }
+
+  private async writeNow(cid: string, extension: string, bytes: Uint8Array, what: string): Promise<void> {
     const target = join(this.dir, `${cid}.${extension}`);
     const temp = join(this.dir, `${cid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       await this.ready();
-      // Same bytes, same name: a file already there is this very content.
-      if (await isFile(target)) return;
+      // Same bytes, same name: a file already there is this very content. Its time is renewed, as it is in use again.
+      if (await isFile(target)) {
+        const now = new Date(this.now());
+        await utimes(target, now, now);
+        return;
+      }
+      await this.makeRoom(bytes.length, what);
       try {
         const handle = await open(temp, 'wx');
         try {
@@ -523,16 +664,69 @@ export class MediaStore {
           await handle.close();
         }
         await rename(temp, target);
+        this.totalBytes = (this.totalBytes ?? 0) + bytes.length;
       } catch (error) {
         await rm(temp, { force: true }).catch(() => undefined);
         throw error;
       }
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       throw new ApiError('STORAGE_UNAVAILABLE', `the ${what} could not be written to the media folder`, {
         cause: error,
       });
     }
   }
+
+  /**
+   * Keeps the folder under its cap with `size` more bytes: removes files nothing points at, oldest first. A file is
+   * kept when a stored launch or open prepared request names it (or a metadata document they name does), or when it
+   * was stored within the pending-build time (a build answered but not yet sent). STORAGE_UNAVAILABLE when only such
+   * files are left and the new one still does not fit.
+   */
+  private async makeRoom(size: number, what: string): Promise<void> {
+    if (this.totalBytes !== undefined && this.totalBytes + size <= this.maxTotalBytes) return;
+    const files: { name: string; cid: string; bytes: number; time: number }[] = [];
+    for (const name of await readdir(this.dir)) {
+      if (name.endsWith('.tmp')) continue;
+      const info = await stat(join(this.dir, name)).catch(() => null);
+      if (info?.isFile()) files.push({ name, cid: name.split('.')[0] ?? '', bytes: info.size, time: info.mtimeMs });
+    }
+    let total = files.reduce((sum, file) => sum + file.bytes, 0);
+    this.totalBytes = total;
+    if (total + size <= this.maxTotalBytes) return;
+    const kept = await this.referencedCids(files);
+    const cutoff = this.now() - this.pendingBuildMs;
+    const removable = files.filter((file) => !kept.has(file.cid) && file.time < cutoff).sort((a, b) => a.time - b.time);
+    for (const file of removable) {
+      if (total + size <= this.maxTotalBytes) break;
+      await rm(join(this.dir, file.name), { force: true });
+      total -= file.bytes;
+      this.totalBytes = total;
+    }
+    if (total + size > this.maxTotalBytes) {
+      throw new ApiError(
+        'STORAGE_UNAVAILABLE',
+        `the media folder is full (${mb(total)} of ${mb(this.maxTotalBytes)}) with files launches and recent builds ` +
+          `use, so the ${what} cannot be stored`,
+        { fix: 'Try again later: files of builds never sent are removed once their deadline has passed.' },
+      );
+    }
+  }
+
+  /** The CIDs in use: those stored data names, and those named inside the metadata documents among them. */
+  private async referencedCids(files: readonly { name: string; cid: string }[]): Promise<Set<string>> {
+    const kept = new Set(this.references());
+    for (const file of files) {
+      if (!kept.has(file.cid) || !file.name.endsWith('.json')) continue;
+      const text = await readFile(join(this.dir, file.name), 'utf8').catch(() => '');
+      for (const cid of findRawCids(text)) kept.add(cid);
+    }
+    return kept;
+  }
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** Longest link kept in metadata. */
@@ -635,7 +829,7 @@ function checkLink(text: string, field: string, expected: string, hosts?: Readon
           ? 'is not an https:// link'
           : url.username || url.password
             ? 'carries a user name or password'
-            : !url.hostname.includes('.') || isLoopbackHost(url.hostname) || isPrivateHost(url.hostname)
+            : !url.hostname.includes('.') || isLoopbackHost(url.hostname) || isNonPublicAddress(url.hostname)
               ? 'does not point at a public site'
               : hosts && !hosts.has(url.hostname)
                 ? `is not on ${[...hosts][0]}`
@@ -764,39 +958,8 @@ function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-/** IP literals of private, link-local, shared and unspecified ranges (not loopback, which has its own rule). */
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}$/.exec(host);
-  if (v4) {
-    const a = Number(v4[1]);
-    const b = Number(v4[2]);
-    return (
-      a === 0 ||
-      a === 10 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168)
-    );
-  }
-  if (!host.startsWith('[')) return false;
-  // IPv6: unspecified, unique-local fc00::/7, link-local fe80::/10, and IPv4-mapped addresses (any: never needed).
-  return host === '[::]' || /^\[f[cd]/.test(host) || /^\[fe[89ab]/.test(host) || host.startsWith('[::ffff:');
-}
-
-/** A short reason for a failed fetch, from undici's `cause` codes where it gives one. */
-function describeFetchFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? (error as NodeJS.ErrnoException).code;
-  const reasons: Record<string, string> = {
-    ECONNREFUSED: 'the connection was refused',
-    ECONNRESET: 'the connection was reset',
-    ENOTFOUND: 'the host name was not found',
-    EAI_AGAIN: 'the host name could not be looked up',
-    UND_ERR_SOCKET: 'the connection closed early',
-    UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-  };
-  if (code && reasons[code]) return `${reasons[code]} (${code})`;
-  return cause?.message ?? (error as Error).message ?? String(error);
+/** An IP address written as a host (IPv6 in brackets) that is not a public one. */
+function isNonPublicAddress(hostname: string): boolean {
+  const literal = hostname.replace(/^\[|\]$/g, '');
+  return isIP(literal) !== 0 && addressRange(literal) !== 'public';
 }

@@ -4,7 +4,8 @@ import type { NetworkName } from '../chain/networks';
 
 /**
  * What the person chose in Settings that takes effect at the next start: the network and its RPC, where data lives,
- * the loopback rate limits, and the Ledger path. Flags and environment variables still win over it.
+ * the loopback rate limits, the Ledger path, and whether other people's launch logos are fetched. Flags and
+ * environment variables still win over it.
  */
 export interface SavedAppSettings {
   network?: NetworkName;
@@ -12,6 +13,11 @@ export interface SavedAppSettings {
   dataDir?: string | null;
   rateLimits?: boolean;
   ledgerTemplate?: 'live' | 'legacy';
+  /**
+   * Whether the app fetches the metadata and logos of launches other people made (default true). Each fetch shows
+   * this computer's IP address to whoever launched; off, those launches show no logo.
+   */
+  thirdPartyFetches?: boolean;
 }
 
 /** The saved settings, or none when the file is missing or unreadable (an unreadable file is never overwritten silently). */

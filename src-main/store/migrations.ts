@@ -322,6 +322,30 @@ export const MIGRATIONS: readonly Migration[] = [
                    OR (earlier.created_at = intents.created_at AND earlier.id < intents.id))
          );
       CREATE UNIQUE INDEX intents_tx_hash ON intents (tx_hash) WHERE tx_hash IS NOT NULL;
+      `,
+  },
+  {
+    id: '2026-11-28-launch-images-served-here',
+    sql: `
+      -- Logos are now fetched, checked and served from /media: the state 'held' waits for third-party fetches to be
+      -- switched back on, and a logo found before as a remote link is looked for again, to be stored here.
+      CREATE TABLE launch_images_next (
+        token        TEXT    PRIMARY KEY REFERENCES launches (token) ON DELETE CASCADE,
+        state        TEXT    NOT NULL CHECK (state IN ('pending', 'found', 'none', 'retry', 'held')),
+        image        TEXT,               -- /media/<cid> of the logo stored here
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        next_attempt INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      INSERT INTO launch_images_next (token, state, image, attempts, next_attempt)
+        SELECT token,
+               CASE WHEN state = 'found' AND image NOT LIKE '/media/%' THEN 'pending' ELSE state END,
+               CASE WHEN state = 'found' AND image NOT LIKE '/media/%' THEN NULL ELSE image END,
+               CASE WHEN state = 'found' AND image NOT LIKE '/media/%' THEN 0 ELSE attempts END,
+               CASE WHEN state = 'found' AND image NOT LIKE '/media/%' THEN 0 ELSE next_attempt END
+        FROM launch_images;
+      DROP TABLE launch_images;
+      ALTER TABLE launch_images_next RENAME TO launch_images;
+      CREATE INDEX launch_images_due ON launch_images (state, next_attempt);
     `,
   },
 ];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isRawCid, looksLikeCid, rawCid } from './cid';
+import { findRawCids, isRawCid, looksLikeCid, rawCid } from './cid';
 
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -63,5 +63,17 @@ describe('looksLikeCid', () => {
     expect(looksLikeCid('QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG')).toBe(true);
     expect(looksLikeCid('bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi')).toBe(true);
     expect(looksLikeCid('logo.png')).toBe(false);
+  });
+});
+
+describe('findRawCids', () => {
+  it('finds each raw CID once, in links and paths, and nothing that only looks like one', () => {
+    const a = rawCid(text('a'));
+    const b = rawCid(text('b'));
+    const found = findRawCids(
+      `{"image":"ipfs://${a}","url":"http://127.0.0.1:8787/media/${b}","again":"${a.toUpperCase()}","short":"bafkrei${'a'.repeat(51)}"}`,
+    );
+    expect(found).toEqual([a, b]);
+    expect(findRawCids('no cid here')).toEqual([]);
   });
 });

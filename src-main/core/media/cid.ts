@@ -85,3 +85,17 @@ export function isRawCid(text: string): boolean {
 export function looksLikeCid(text: string): boolean {
   return /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/.test(text) || /^b[a-z2-7]{20,}$/.test(text);
 }
+
+/**
+ * Every raw CID written anywhere in a text (a metadata document, a stored request), lower-cased, without repeats.
+ *
+ * @example findRawCids('{"image":"ipfs://bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku"}')
+ * // ['bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku']
+ */
+export function findRawCids(text: string): string[] {
+  const found = new Set<string>();
+  for (const [match] of text.toLowerCase().matchAll(/bafkrei[a-z2-7]{52}/g)) {
+    if (isRawCid(match)) found.add(match);
+  }
+  return [...found];
+}

@@ -1,14 +1,23 @@
 import { useState } from 'react';
+import { apiBase } from '../api/apiBase';
 import type { LaunchListItem } from '../api/launches';
 import type { TokenMarket } from '../api/tokens';
 import { age, compact, shortAddress } from '../format';
 import { Link } from '../router/Link';
 import { useLaunchMarket } from './LaunchListCaps';
 
-/** Only logos the page's CSP lets it load: anything else would be refused with a console error, so it is not tried. */
+/**
+ * Only logos the service stored and serves from its `/media`: the CSP allows no other image origin, and the service
+ * fetches and checks every remote logo before it names one.
+ */
 function loadable(image: string | null): image is string {
   if (!image) return false;
-  return image.startsWith(`${location.origin}/`) || /^http:\/\/127\.0\.0\.1[:/]/.test(image);
+  try {
+    const url = new URL(image);
+    return url.origin === new URL(apiBase).origin && url.pathname.startsWith('/media/') && !url.search;
+  } catch {
+    return false;
+  }
 }
 
 function Logo({ image, symbol }: { image: string | null; symbol: string }) {

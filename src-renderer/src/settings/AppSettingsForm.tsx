@@ -8,7 +8,8 @@ import type { WalletFailure } from '../wallet/walletStore';
 
 /**
  * The app's running setup, and the form that changes it for the next start: network and its RPC URL, the data
- * directory, the loopback rate limits and the Ledger path. Main validates and saves; a restart applies it.
+ * directory, the loopback rate limits, the Ledger path and third-party fetches. Main validates and saves; a restart
+ * applies it.
  */
 export function AppSettingsForm({ info }: { info: AppInfo }) {
   const [network, setNetwork] = useState(info.network);
@@ -16,6 +17,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
   const [dataDir, setDataDir] = useState('');
   const [rateLimits, setRateLimits] = useState(info.rateLimits);
   const [ledgerTemplate, setLedgerTemplate] = useState<'live' | 'legacy'>('live');
+  const [thirdPartyFetches, setThirdPartyFetches] = useState(info.thirdPartyFetches);
   const [failure, setFailure] = useState<WalletFailure | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -24,6 +26,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
       ({ saved: stored }) => {
         if (stored?.dataDir) setDataDir(stored.dataDir);
         if (stored?.ledgerTemplate) setLedgerTemplate(stored.ledgerTemplate);
+        if (stored?.thirdPartyFetches !== undefined) setThirdPartyFetches(stored.thirdPartyFetches);
       },
       (cause: unknown) => setFailure(failureOf(cause)),
     );
@@ -39,6 +42,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
         dataDir: dataDir.trim() || null,
         rateLimits,
         ledgerTemplate,
+        thirdPartyFetches,
       });
       setSaved(true);
     } catch (cause) {
@@ -52,7 +56,8 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
       <p data-testid="app-running">
         Running on <strong data-testid="app-network">{info.network}</strong> (chain {info.chainId}) through{' '}
         {info.rpcUrl ?? 'the embedded devnet'}, data in <code>{info.dataDir}</code>, rate limits on loopback{' '}
-        {info.rateLimits ? 'on (120 quotes, 60 builds a minute per client)' : 'off'}.
+        {info.rateLimits ? 'on (120 quotes, 60 builds a minute per client)' : 'off'}, logos of other people's launches{' '}
+        <span data-testid="app-third-party-fetches">{info.thirdPartyFetches ? 'fetched' : 'not fetched'}</span>.
       </p>
       {info.settingsFile === null ? (
         <p className="muted">This run takes its setup from flags and environment variables only.</p>
@@ -98,6 +103,19 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
             <input type="checkbox" checked={rateLimits} onChange={(e) => setRateLimits(e.target.checked)} /> Rate limits
             for clients on loopback
           </label>
+          <label>
+            <input
+              type="checkbox"
+              data-testid="settings-third-party-fetches"
+              checked={thirdPartyFetches}
+              onChange={(e) => setThirdPartyFetches(e.target.checked)}
+            />{' '}
+            Fetch the logos of other people's launches (on by default)
+          </label>
+          <p className="muted">
+            Each launch's metadata and logo are fetched from wherever its creator put them, which shows this computer's
+            IP address to them. Off, those launches show no logo; your own launches, stored here, still do.
+          </p>
           <label>
             Ledger path{' '}
             <select value={ledgerTemplate} onChange={(e) => setLedgerTemplate(e.target.value as 'live' | 'legacy')}>
