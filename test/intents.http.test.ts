@@ -102,7 +102,7 @@ describe('prepared requests', () => {
     const key = (await s.api.post('/keys', { ...(await signed('/keys/challenge')), label: 'bot' })).body.key;
     const created = await fetch(`${service.url}/intents`, {
       method: 'POST',
-      headers: { 'x-api-key': key },
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'prepare_buy', wallet: account(USER).address, token, amount: '0.05' }),
     }).then((r) => r.json() as Promise<any>);
     expect(created.keyWallet).toBe(account(3).address);

@@ -17,7 +17,8 @@ afterAll(async () => {
 
 const quote = (s: TestService) =>
   fetch(`${s.url}/quote?token=0x00000000000000000000000000000000c0ffee01&side=buy&amount=1`);
-const build = (s: TestService) => fetch(`${s.url}/build/buy`, { method: 'POST', body: '{}' });
+const build = (s: TestService) =>
+  fetch(`${s.url}/build/buy`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
 it('limits quotes and builds per client per minute, with RATE_LIMITED and Retry-After', async () => {
   // Requests count whether or not they succeed: these are refused for their token, then for the limit.

@@ -5,6 +5,18 @@ import type { Db } from '../store/openDatabase';
 
 /** How long a challenge may be signed and sent back. */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** How long an expired challenge is kept, so that a late answer hears "expired" rather than "unknown"; then pruned. */
+const EXPIRED_KEPT_MS = CHALLENGE_TTL_MS;
+
+/** Bounds on the stored challenges: a flood of requests for them cannot grow the table without end. */
+export interface ChallengeBounds {
+  /** Unused challenges kept per wallet and purpose; asking for another drops the oldest. */
+  openPerWallet: number;
+  /** Rows kept at most; past it, new challenges are refused (RATE_LIMITED) until old ones expire and go. */
+  maxRows: number;
+}
+
+export const DEFAULT_CHALLENGE_BOUNDS: ChallengeBounds = { openPerWallet: 5, maxRows: 10_000 };
 
 export type ChallengePurpose = 'referral' | 'key' | 'session';
 
@@ -49,11 +61,15 @@ export class Challenges {
   private readonly find;
   private readonly redeemStatement;
   private readonly purge;
+  private readonly dropOldestOpen;
+  private readonly countRows;
+  private readonly oldestExpiry;
 
   constructor(
     private readonly db: Db,
     private readonly chainId: number,
     private readonly now: () => number = Date.now,
+    private readonly bounds: ChallengeBounds = DEFAULT_CHALLENGE_BOUNDS,
   ) {
     this.insert = db.prepare(
       'INSERT INTO challenges (nonce, purpose, address, message, expires_at) VALUES (?, ?, ?, ?, ?)',
@@ -61,12 +77,37 @@ export class Challenges {
     this.find = db.prepare('SELECT purpose, address, message, expires_at, used_at FROM challenges WHERE nonce = ?');
     this.redeemStatement = db.prepare('UPDATE challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL');
     this.purge = db.prepare('DELETE FROM challenges WHERE expires_at < ?');
+    this.dropOldestOpen = db.prepare(
+      `DELETE FROM challenges WHERE purpose = ? AND address = ? AND used_at IS NULL AND rowid NOT IN (
+         SELECT rowid FROM challenges WHERE purpose = ? AND address = ? AND used_at IS NULL ORDER BY rowid DESC LIMIT ?
+       )`,
+    );
+    this.countRows = db.prepare('SELECT COUNT(*) AS rows FROM challenges').pluck();
+    this.oldestExpiry = db.prepare('SELECT MIN(expires_at) FROM challenges').pluck();
   }
 
+  /**
+   * A new challenge for one purpose and wallet. Expired challenges are pruned as new ones come, a wallet keeps its
+   * newest few unused ones of each purpose, and past `maxRows` stored rows the answer is RATE_LIMITED until some go.
+   *
+   * @example challenges.issue('key', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266').message
+   */
   issue(purpose: ChallengePurpose, address: Address): Challenge {
+    return this.db.transaction(() => this.issueNow(purpose, address))();
+  }
+
+  private issueNow(purpose: ChallengePurpose, address: Address): Challenge {
     const now = this.now();
-    // Challenges expired a day ago are of no use to anyone; they go as new ones come.
-    this.purge.run(now - 24 * 60 * 60 * 1000);
+    this.purge.run(now - EXPIRED_KEPT_MS);
+    this.dropOldestOpen.run(purpose, address, purpose, address, this.bounds.openPerWallet - 1);
+    if ((this.countRows.get() as number) >= this.bounds.maxRows) {
+      const oldest = (this.oldestExpiry.get() as number | null) ?? now;
+      const retryAfter = Math.max(1, Math.ceil((oldest + EXPIRED_KEPT_MS - now) / 1000));
+      throw new ApiError('RATE_LIMITED', `${this.bounds.maxRows} challenges are waiting to be signed on this server`, {
+        fix: `Wait ${retryAfter} seconds (Retry-After) for old challenges to expire, then ask again.`,
+        retryAfterSeconds: retryAfter,
+      });
+    }
     const nonce = randomBytes(16).toString('hex');
     const expires = now + CHALLENGE_TTL_MS;
     const message = [
