@@ -65,7 +65,7 @@ describe('browser sign-in', () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Max-Age=2592000/);
-    const session = await call(`${auth}/session`, { headers: { cookie: cookie.split(';')[0] as string } });
+    const session = await call(`${auth}/session`, { headers: { cookie: cookie.split(';')[0] as string, ...CSRF } });
     expect(session.body.wallet).toBe(account(12).address);
   });
 
