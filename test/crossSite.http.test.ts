@@ -56,7 +56,7 @@ interface Sent {
 async function send(
   method: string,
   path: string,
-  { body, type, headers = {} }: { body?: string | Buffer; type?: string; headers?: Record<string, string> } = {},
+  { body, type, headers = {} }: { body?: string | Uint8Array<ArrayBuffer>; type?: string; headers?: Record<string, string> } = {},
 ): Promise<Sent> {
   const response = await fetch(`${service.origin}${path}`, {
     method,
@@ -99,7 +99,7 @@ interface Write {
   method: 'POST' | 'DELETE';
   path: string;
   /** Its body, made once: a signed challenge stays valid until a write takes it. */
-  body: () => Promise<string | Buffer | undefined>;
+  body: () => Promise<string | Uint8Array<ArrayBuffer> | undefined>;
   /** The content type the route takes (none for a DELETE without a body). */
   type?: string;
   headers?: Record<string, string>;
