@@ -56,7 +56,11 @@ interface Sent {
 async function send(
   method: string,
   path: string,
-  { body, type, headers = {} }: { body?: string | Uint8Array<ArrayBuffer>; type?: string; headers?: Record<string, string> } = {},
+  {
+    body,
+    type,
+    headers = {},
+  }: { body?: string | Uint8Array<ArrayBuffer>; type?: string; headers?: Record<string, string> } = {},
 ): Promise<Sent> {
   const response = await fetch(`${service.origin}${path}`, {
     method,
