@@ -265,6 +265,32 @@ describe('writes in a content type of their own', () => {
   });
 });
 
+describe('challenges asked for by a page elsewhere', () => {
+  const PATHS = ['/api/v1/keys/challenge', '/api/v1/referrals/challenge', '/api/auth/challenge'];
+
+  it('are refused before anything is stored, and given to bots and to the own pages', async () => {
+    const before = count('challenges');
+    for (const path of PATHS) {
+      // A no-cors GET sends no Origin; the browser says where the page is in Sec-Fetch-Site.
+      for (const site of ['cross-site', 'same-site']) {
+        const answer = await send('GET', `${path}?address=${account(10).address}`, {
+          headers: { 'sec-fetch-site': site },
+        });
+        expect([answer.status, answer.body.error.code], `${path} ${site}`).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+      }
+    }
+    expect(count('challenges')).toBe(before);
+    for (const path of PATHS) {
+      const asked: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, {}];
+      for (const headers of asked) {
+        const answer = await send('GET', `${path}?address=${account(10).address}`, { headers });
+        expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(200);
+      }
+    }
+    expect(count('challenges')).toBe(before + 9);
+  });
+});
+
 describe('a body over the limit', () => {
   const TWELVE_MB = 12 * 1024 * 1024;
 

@@ -29,7 +29,7 @@ import { drainUnreadBody } from './middleware/drainUnreadBody';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
 import { rateLimit } from './middleware/rateLimit';
-import { sameOriginWrites } from './middleware/sameOriginWrites';
+import { ownPagesOnly, sameOriginWrites } from './middleware/sameOriginWrites';
 import { sessionCookie } from './middleware/sessionCookie';
 import { AUTH_BASE, AUTH_ROUTES, authRoutes } from './routes/authRoutes';
 import { balancesRoute } from './routes/balancesRoute';
@@ -123,9 +123,9 @@ export function createApi(
     api.use('/build/*', builds);
     api.use('/intents/:id/build', builds);
   }
-  if (challenges) {
-    api.use('/keys/challenge', challenges);
-    api.use('/referrals/challenge', challenges);
+  for (const path of ['/keys/challenge', '/referrals/challenge']) {
+    api.use(path, ownPagesOnly());
+    if (challenges) api.use(path, challenges);
   }
   settingsRoute(api, deps.settings);
   errorsRoute(api);

@@ -8,15 +8,12 @@ export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** How long an expired challenge is kept, so that a late answer hears "expired" rather than "unknown"; then pruned. */
 const EXPIRED_KEPT_MS = CHALLENGE_TTL_MS;
 
-/** Bounds on the stored challenges: a flood of requests for them cannot grow the table without end. */
-export interface ChallengeBounds {
-  /** Unused challenges kept per wallet and purpose; asking for another drops the oldest. */
-  openPerWallet: number;
-  /** Rows kept at most; past it, new challenges are refused (RATE_LIMITED) until old ones expire and go. */
-  maxRows: number;
-}
-
-export const DEFAULT_CHALLENGE_BOUNDS: ChallengeBounds = { openPerWallet: 5, maxRows: 10_000 };
+/**
+ * Rows kept at most: a flood of challenge requests cannot grow the table without end. Past it, new challenges are
+ * refused (RATE_LIMITED) until old ones expire and go. (Dropping a wallet's older open challenges instead would let
+ * anyone who asks for challenges in a victim's name void the one the victim is signing.)
+ */
+export const MAX_CHALLENGE_ROWS = 10_000;
 
 export type ChallengePurpose = 'referral' | 'key' | 'session';
 
@@ -61,7 +58,6 @@ export class Challenges {
   private readonly find;
   private readonly redeemStatement;
   private readonly purge;
-  private readonly dropOldestOpen;
   private readonly countRows;
   private readonly oldestExpiry;
 
@@ -69,7 +65,7 @@ export class Challenges {
     private readonly db: Db,
     private readonly chainId: number,
     private readonly now: () => number = Date.now,
-    private readonly bounds: ChallengeBounds = DEFAULT_CHALLENGE_BOUNDS,
+    private readonly maxRows = MAX_CHALLENGE_ROWS,
   ) {
     this.insert = db.prepare(
       'INSERT INTO challenges (nonce, purpose, address, message, expires_at) VALUES (?, ?, ?, ?, ?)',
@@ -77,18 +73,13 @@ export class Challenges {
     this.find = db.prepare('SELECT purpose, address, message, expires_at, used_at FROM challenges WHERE nonce = ?');
     this.redeemStatement = db.prepare('UPDATE challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL');
     this.purge = db.prepare('DELETE FROM challenges WHERE expires_at < ?');
-    this.dropOldestOpen = db.prepare(
-      `DELETE FROM challenges WHERE purpose = ? AND address = ? AND used_at IS NULL AND rowid NOT IN (
-         SELECT rowid FROM challenges WHERE purpose = ? AND address = ? AND used_at IS NULL ORDER BY rowid DESC LIMIT ?
-       )`,
-    );
     this.countRows = db.prepare('SELECT COUNT(*) AS rows FROM challenges').pluck();
     this.oldestExpiry = db.prepare('SELECT MIN(expires_at) FROM challenges').pluck();
   }
 
   /**
-   * A new challenge for one purpose and wallet. Expired challenges are pruned as new ones come, a wallet keeps its
-   * newest few unused ones of each purpose, and past `maxRows` stored rows the answer is RATE_LIMITED until some go.
+   * A new challenge for one purpose and wallet. Expired challenges are pruned as new ones come, and past `maxRows`
+   * stored rows the answer is RATE_LIMITED until some go.
    *
    * @example challenges.issue('key', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266').message
    */
@@ -99,11 +90,10 @@ export class Challenges {
   private issueNow(purpose: ChallengePurpose, address: Address): Challenge {
     const now = this.now();
     this.purge.run(now - EXPIRED_KEPT_MS);
-    this.dropOldestOpen.run(purpose, address, purpose, address, this.bounds.openPerWallet - 1);
-    if ((this.countRows.get() as number) >= this.bounds.maxRows) {
+    if ((this.countRows.get() as number) >= this.maxRows) {
       const oldest = (this.oldestExpiry.get() as number | null) ?? now;
       const retryAfter = Math.max(1, Math.ceil((oldest + EXPIRED_KEPT_MS - now) / 1000));
-      throw new ApiError('RATE_LIMITED', `${this.bounds.maxRows} challenges are waiting to be signed on this server`, {
+      throw new ApiError('RATE_LIMITED', `${this.maxRows} challenges are waiting to be signed on this server`, {
         fix: `Wait ${retryAfter} seconds (Retry-After) for old challenges to expire, then ask again.`,
         retryAfterSeconds: retryAfter,
       });

@@ -226,6 +226,12 @@ it("answers a signed-in read asked by a page elsewhere with CSRF_REQUIRED, while
   const url = `${service.origin}/api/v1/keys`;
   await page.evaluate((url) => fetch(url, { mode: 'no-cors', credentials: 'include' }).then(() => undefined), url);
   expect(answers.filter((answer) => answer.url === url).map((answer) => answer.status)).toEqual([403]);
+  // Nor may it have challenges made in anyone's name (it could not read them, only fill the table).
+  const challenges = count('challenges');
+  const challenge = `${service.origin}/api/v1/keys/challenge?address=${account(VICTIM).address}`;
+  await page.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => undefined), challenge);
+  expect(answers.filter((answer) => answer.url === challenge).map((answer) => answer.status)).toEqual([403]);
+  expect(count('challenges')).toBe(challenges);
   // The app's own page, with the same cookie, sends the header and gets the victim's keys.
   await page.goto(`${service.origin}/`);
   const own = await page.evaluate(

@@ -10,7 +10,7 @@ import type { Challenges } from '../../services/challenges';
 import { SESSION_COOKIE, SESSION_TTL_MS, type Session, type Sessions } from '../../services/sessions';
 import type { AppEnv } from '../env';
 import { jsonBody } from '../middleware/jsonBody';
-import { ownOrigin } from '../middleware/sameOriginWrites';
+import { ownOrigin, ownPagesOnly } from '../middleware/sameOriginWrites';
 import { sessionCookie } from '../middleware/sessionCookie';
 import { AddressSchema, errorResponses } from '../schemas';
 import { ChallengeQuerySchema, ChallengeSchema, SignedBodySchema } from './accountSchemas';
@@ -132,6 +132,7 @@ export function authRoutes(
   const auth = new Hono<AppEnv>();
   auth.use('*', jsonBody());
   auth.use('*', sessionCookie());
+  auth.use('/challenge', ownPagesOnly());
   if (challengeLimit) auth.use('/challenge', challengeLimit);
   auth.get('/challenge', async (c) => {
     const address = readAddress(c.req.query('address'), 'address');
