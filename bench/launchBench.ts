@@ -44,6 +44,7 @@ async function measure({ url, transport, client }: BenchServer): Promise<Row[]> 
     const started = performance.now();
     const answer = await fetch(`${url}/build/launch`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body('flat', `Bench ${i}`)),
     });
     await answer.json();
@@ -66,7 +67,11 @@ async function measure({ url, transport, client }: BenchServer): Promise<Row[]> 
   });
   for (const shape of ['flat', 'stepped', 'steep']) {
     const answer = (await (
-      await fetch(`${url}/build/launch`, { method: 'POST', body: JSON.stringify(body(shape, shape)) })
+      await fetch(`${url}/build/launch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body(shape, shape)),
+      })
     ).json()) as {
       tx: { to: Address; data: Hex; value: string; gas: string };
     };

@@ -97,6 +97,7 @@ async function measure({ url, transport, client }: BenchServer): Promise<Row[]> 
     const started = performance.now();
     const answer = await fetch(`${url}/build/buy`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ wallet, token, amount: '0.1' }),
     });
     await answer.json();

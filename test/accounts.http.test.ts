@@ -34,7 +34,7 @@ afterAll(async () => {
 const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   fetch(`${service.url}${path}`, {
     method,
-    headers,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
 

@@ -28,7 +28,11 @@ it('answers CHAIN_UNREACHABLE (503, retry) when the RPC does not answer, and FEE
   const answers = [
     await fetch(`${service.url}/tokens/${token}`),
     await fetch(`${service.url}/quote?token=${token}&side=buy&amount=1`),
-    await fetch(`${service.url}/build/buy`, { method: 'POST', body: JSON.stringify({ wallet, token, amount: '1' }) }),
+    await fetch(`${service.url}/build/buy`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ wallet, token, amount: '1' }),
+    }),
   ];
   for (const answer of answers) {
     expect(answer.status).toBe(503);

@@ -247,6 +247,7 @@ describe('request errors', () => {
     });
     const streamed = await fetch(`${service.url}/build/buy`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: chunks,
       duplex: 'half',
     } as RequestInit);

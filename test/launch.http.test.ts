@@ -307,6 +307,7 @@ describe('POST /build/launch with a tight gas cap', () => {
     try {
       const answer = await fetch(`${tight.url}/build/launch`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           wallet: creator(),
           name: 'Gas',
@@ -504,6 +505,7 @@ describe('POST /build/launch when images cannot be stored', () => {
       expect(((await upload.json()) as any).error.code).toBe('STORAGE_UNAVAILABLE');
       const launch = await fetch(`${broken.url}/build/launch`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           wallet: creator(),
           name: 'Lost',

@@ -244,8 +244,9 @@ describe('POST /media/image', () => {
     expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('takes the bytes without a Content-Type, and image/jpg for a JPEG', async () => {
-    expect((await upload(IMAGES.webp)).status).toBe(200);
+  // Issue 16: the upload needs an image type (a page elsewhere can send a body with none without asking first).
+  it('refuses the bytes without a Content-Type, and takes image/jpg for a JPEG', async () => {
+    expect(await errorOf(await upload(IMAGES.webp))).toEqual({ status: 415, code: 'UNSUPPORTED_IMAGE' });
     expect((await upload(IMAGES.jpeg, 'image/jpg')).status).toBe(200);
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { jsonInit } from './support/jsonInit';
 import { startTestService, type TestService } from './support/startTestService';
 import { APP_TOKEN, webUiOptions } from './support/webUi';
 
@@ -87,7 +88,7 @@ const codeOf = (answer: Raw): string | undefined => {
 };
 
 async function call(url: string, init: RequestInit = {}) {
-  const response = await fetch(url, init);
+  const response = await fetch(url, jsonInit(init));
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as any };
 }
@@ -235,8 +236,14 @@ describe('CSRF with a session cookie', () => {
     }
   });
 
-  it('lets a signed-in read through without the header', async () => {
-    expect((await call(`${service.origin}/api/auth/session`, { headers: { cookie } })).status).toBe(200);
+  // Issue 16: reads too, as the spec words it (they were let through without the header before).
+  it('refuses every signed-in read without x-mm-csrf: 1 as well, and answers it with the header', async () => {
+    for (const path of ['/api/auth/session', '/api/v1/keys', '/api/v1/settings', '/api/v1/launches']) {
+      const without = await call(`${service.origin}${path}`, { headers: { cookie } });
+      expect([without.status, without.body?.error?.code], path).toEqual([403, 'CSRF_REQUIRED']);
+      const sent = await call(`${service.origin}${path}`, { headers: { cookie, 'x-mm-csrf': '1' } });
+      expect(sent.status, path).toBe(200);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { jsonInit } from './support/jsonInit';
 import { startTestService, type TestService } from './support/startTestService';
 import { expectNotStored } from './support/storedFiles';
 
@@ -19,8 +20,11 @@ afterAll(async () => {
   await service?.dispose();
 });
 
+/** What the app's pages send with every request: a signed-in request without it is refused (CSRF_REQUIRED). */
+const CSRF = { 'x-mm-csrf': '1' };
+
 async function call(url: string, init: RequestInit = {}) {
-  const response = await fetch(url, init);
+  const response = await fetch(url, jsonInit(init));
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
 }
 
@@ -61,7 +65,7 @@ describe('browser sign-in', () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Max-Age=2592000/);
-    const session = await call(`${auth}/session`, { headers: { cookie: cookie.split(';')[0] as string } });
+    const session = await call(`${auth}/session`, { headers: { cookie: cookie.split(';')[0] as string, ...CSRF } });
     expect(session.body.wallet).toBe(account(12).address);
   });
 
@@ -92,22 +96,26 @@ describe('browser sign-in', () => {
 
   it('answers NO_SESSION, SESSION_WALLET_MISMATCH and SESSION_EXPIRED as they stand', async () => {
     expect((await call(`${auth}/session`)).body.error.code).toBe('NO_SESSION');
-    expect((await call(`${auth}/session`, { headers: { cookie: 'lpc_session=nonsense' } })).body.error.code).toBe(
-      'NO_SESSION',
-    );
+    expect(
+      (await call(`${auth}/session`, { headers: { cookie: 'lpc_session=nonsense', ...CSRF } })).body.error.code,
+    ).toBe('NO_SESSION');
     const cookie = await signIn(14);
-    const mismatch = await call(`${auth}/session?wallet=${account(15).address}`, { headers: { cookie } });
+    const mismatch = await call(`${auth}/session?wallet=${account(15).address}`, { headers: { cookie, ...CSRF } });
     expect(mismatch.status).toBe(401);
     expect(mismatch.body.error.code).toBe('SESSION_WALLET_MISMATCH');
     offsetMs = 30 * 24 * 3600 * 1000 + 1000;
-    const expired = await call(`${auth}/session`, { headers: { cookie } });
+    const expired = await call(`${auth}/session`, { headers: { cookie, ...CSRF } });
     offsetMs = 0;
     expect(expired.status).toBe(401);
     expect(expired.body.error.code).toBe('SESSION_EXPIRED');
   });
 
-  it('needs x-mm-csrf on every signed-in write, and lets the session list and revoke its keys', async () => {
+  it('needs x-mm-csrf on every signed-in request, reads included, and lets the session list and revoke its keys', async () => {
     const cookie = await signIn(16);
+    for (const path of [`${service.url}/keys`, `${auth}/session`, `${service.url}/settings`]) {
+      const read = await call(path, { headers: { cookie } });
+      expect([read.status, read.body.error?.code], path).toEqual([403, 'CSRF_REQUIRED']);
+    }
     const body = JSON.stringify({
       ...(await signedChallenge(`${service.url}/keys/challenge`, 16)),
       label: 'from the browser',
@@ -117,9 +125,9 @@ describe('browser sign-in', () => {
     expect(noHeader.body.error.code).toBe('CSRF_REQUIRED');
     const created = await call(`${service.url}/keys`, { method: 'POST', headers: { cookie, 'x-mm-csrf': '1' }, body });
     expect(created.status).toBe(201);
-    const list = await call(`${service.url}/keys`, { headers: { cookie } });
+    const list = await call(`${service.url}/keys`, { headers: { cookie, ...CSRF } });
     expect(list.body.keys.map((k: { id: string }) => k.id)).toEqual([created.body.id]);
-    const other = await call(`${service.url}/keys?wallet=${account(17).address}`, { headers: { cookie } });
+    const other = await call(`${service.url}/keys?wallet=${account(17).address}`, { headers: { cookie, ...CSRF } });
     expect(other.body.error.code).toBe('SESSION_WALLET_MISMATCH');
     const revokeWithout = await call(`${service.url}/keys/${created.body.id}`, {
       method: 'DELETE',
@@ -140,6 +148,6 @@ describe('browser sign-in', () => {
     const out = await call(`${auth}/session`, { method: 'DELETE', headers: { cookie, 'x-mm-csrf': '1' } });
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/lpc_session=;/);
-    expect((await call(`${auth}/session`, { headers: { cookie } })).body.error.code).toBe('NO_SESSION');
+    expect((await call(`${auth}/session`, { headers: { cookie, ...CSRF } })).body.error.code).toBe('NO_SESSION');
   });
 });

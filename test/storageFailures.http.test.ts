@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { jsonInit } from './support/jsonInit';
 import { startTestService, type TestService } from './support/startTestService';
 
 let service: TestService;
@@ -19,7 +20,7 @@ afterAll(async () => {
 });
 
 async function call(path: string, init: RequestInit = {}) {
-  const response = await fetch(path.startsWith('http') ? path : `${service.url}${path}`, init);
+  const response = await fetch(path.startsWith('http') ? path : `${service.url}${path}`, jsonInit(init));
   return {
     status: response.status,
     retryAfter: response.headers.get('retry-after'),

@@ -296,7 +296,11 @@ describe('POST /build/buy and /build/sell', () => {
     expect(poor.body.error.code).toBe('INSUFFICIENT_BALANCE');
     expect(poor.body.error.message).toMatch(/holds 10000 BNB; the trade needs 20000 BNB/);
     await expectCode('a JSON string, not an object', 'INVALID_BODY');
-    const raw = await fetch(`${f.service.url}/build/sell`, { method: 'POST', body: '{"wallet": ' });
+    const raw = await fetch(`${f.service.url}/build/sell`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"wallet": ',
+    });
     expect(((await raw.json()) as any).error.code).toBe('INVALID_JSON');
   });
 

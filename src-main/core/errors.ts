@@ -20,6 +20,7 @@ export const ERRORS = {
     status: 400,
     retry: false,
     meaning: 'body is not a JSON object',
+    cause: 'Also a body sent with another Content-Type than application/json: no other is read as JSON.',
     fix: 'Send a JSON object, for example {"wallet":"0x…"}, as the request body.',
   },
   INVALID_JSON: {
@@ -76,6 +77,7 @@ export const ERRORS = {
     status: 429,
     retry: true,
     meaning: 'too many requests from this address in the last minute',
+    cause: 'Limits are per network address; an API key adds no allowance. Challenges are limited too (30 a minute).',
     fix: 'Wait the seconds given in the Retry-After header, then send again.',
   },
   INVALID_AMOUNT: {
@@ -252,6 +254,7 @@ export const ERRORS = {
     status: 415,
     retry: false,
     meaning: 'not PNG, JPG, GIF or WebP, or upload body is not the image itself',
+    cause: 'Also an upload sent without an image/* Content-Type.',
     fix: 'Send a PNG, JPG, GIF or WebP image as the raw body with its Content-Type.',
   },
   UPLOADS_BUSY: { status: 429, retry: true, meaning: 'uploads busy', fix: 'Wait a few seconds and upload again.' },
@@ -380,6 +383,7 @@ export const ERRORS = {
     status: 403,
     retry: false,
     meaning: 'signed-in request without header x-mm-csrf',
+    cause: 'Every request carrying the session cookie needs it, reads included.',
     fix: 'Send the header x-mm-csrf: 1.',
   },
   SMART_WALLET_UNSUPPORTED: {
@@ -392,7 +396,9 @@ export const ERRORS = {
     status: 403,
     retry: false,
     meaning: "sign-in asked from a page that is not the service's site",
-    fix: "Sign in from the service's own pages.",
+    cause:
+      'Also any write (POST, DELETE) whose Origin is not this server, and a Host that is not a loopback name (DNS rebinding).',
+    fix: "Use the service's own pages at its loopback address; a bot sends no Origin header.",
   },
   SESSIONS_UNAVAILABLE: {
     status: 503,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
 import type { ApiKeys } from '../services/apiKeys';
 import type { AppChannel } from '../services/appChannel';
@@ -25,9 +25,11 @@ import { APP_CHANNEL_BASE, appChannelRoute } from './appChannelRoute';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
 import { apiKey } from './middleware/apiKey';
+import { drainUnreadBody } from './middleware/drainUnreadBody';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
 import { rateLimit } from './middleware/rateLimit';
+import { ownPagesOnly, sameOriginWrites } from './middleware/sameOriginWrites';
 import { sessionCookie } from './middleware/sessionCookie';
 import { AUTH_BASE, AUTH_ROUTES, authRoutes } from './routes/authRoutes';
 import { balancesRoute } from './routes/balancesRoute';
@@ -53,10 +55,25 @@ export interface RateLimits {
   quotesPerMinute: number;
   buildsPerMinute: number;
   uploadsPerMinute: number;
+  /** Signing challenges (keys, referrals, sign-in together); the spec sets no figure, 30 by default. */
+  challengesPerMinute?: number;
 }
 
-/** The spec's limits. */
-export const DEFAULT_RATE_LIMITS: RateLimits = { quotesPerMinute: 120, buildsPerMinute: 60, uploadsPerMinute: 20 };
+const DEFAULT_CHALLENGES_PER_MINUTE = 30;
+
+/** The spec's limits, and ours for challenges, which each add a stored row. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  quotesPerMinute: 120,
+  buildsPerMinute: 60,
+  uploadsPerMinute: 20,
+  challengesPerMinute: DEFAULT_CHALLENGES_PER_MINUTE,
+};
+
+/** One budget of challenges per address, shared by the v1 API's challenge endpoints and sign-in's; none when off. */
+function challengeLimit(limits: RateLimits | false): MiddlewareHandler | undefined {
+  if (!limits) return undefined;
+  return rateLimit({ perMinute: limits.challengesPerMinute ?? DEFAULT_CHALLENGES_PER_MINUTE, what: 'challenges' });
+}
 
 export interface AppDeps {
   chain: ChainContext;
@@ -92,8 +109,14 @@ export interface AppDeps {
   log: (line: string) => void;
 }
 
-/** The v1 API routes alone, mounted under /api/v1 by `createApp`; also the source of the OpenAPI document. */
-export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
+/**
+ * The v1 API routes alone, mounted under /api/v1 by `createApp`; also the source of the OpenAPI document.
+ * `challenges` is the limiter of challenge requests, when sign-in shares it.
+ */
+export function createApi(
+  deps: AppDeps,
+  challenges = challengeLimit(deps.rateLimits ?? DEFAULT_RATE_LIMITS),
+): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.use('*', jsonBody({ skip: [`${API_BASE}${MEDIA_UPLOAD_PATH}`] }));
   api.use('*', apiKey(deps.keys));
@@ -101,7 +124,14 @@ export function createApi(deps: AppDeps): OpenAPIHono<AppEnv> {
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits) {
     api.use('/quote', rateLimit({ perMinute: limits.quotesPerMinute, what: 'quotes' }));
-    api.use('/build/*', rateLimit({ perMinute: limits.buildsPerMinute, what: 'builds' }));
+    // Building a prepared request is a build like any other, from the same budget.
+    const builds = rateLimit({ perMinute: limits.buildsPerMinute, what: 'builds' });
+    api.use('/build/*', builds);
+    api.use('/intents/:id/build', builds);
+  }
+  for (const path of ['/keys/challenge', '/referrals/challenge']) {
+    api.use(path, ownPagesOnly());
+    if (challenges) api.use(path, challenges);
   }
   settingsRoute(api, deps.settings);
   errorsRoute(api);
@@ -145,9 +175,14 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>) {
 /** The whole HTTP surface: Host check, the v1 API, the devnet's /rpc, and the web UI when one is given. */
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  app.use('*', drainUnreadBody());
   app.use('*', hostCheck());
-  app.route(API_BASE, createApi(deps));
-  const auth = authRoutes(deps.chain, deps.challenges, deps.sessions);
+  // Every write of the API, of sign-in and of the app channel; not /rpc, which wallets call from their own origin.
+  app.use('/api/*', sameOriginWrites());
+  app.use(`${APP_CHANNEL_BASE}/*`, sameOriginWrites());
+  const challenges = challengeLimit(deps.rateLimits ?? DEFAULT_RATE_LIMITS);
+  app.route(API_BASE, createApi(deps, challenges));
+  const auth = authRoutes(deps.chain, deps.challenges, deps.sessions, challenges);
   auth.onError(errorHandler(deps.log));
   app.route(AUTH_BASE, auth);
   mediaServeRoute(app, deps.media);

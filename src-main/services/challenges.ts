@@ -6,6 +6,16 @@ import type { Db } from '../store/openDatabase';
 
 export { CHALLENGE_TTL_MS, type ChallengePurpose };
 
+/** How long an expired challenge is kept, so that a late answer hears "expired" rather than "unknown"; then pruned. */
+const EXPIRED_KEPT_MS = CHALLENGE_TTL_MS;
+
+/**
+ * Rows kept at most: a flood of challenge requests cannot grow the table without end. Past it, new challenges are
+ * refused (RATE_LIMITED) until old ones expire and go. (Dropping a wallet's older open challenges instead would let
+ * anyone who asks for challenges in a victim's name void the one the victim is signing.)
+ */
+export const MAX_CHALLENGE_ROWS = 10_000;
+
 /** The spec's Challenge. */
 export interface Challenge {
   nonce: string;
@@ -38,11 +48,14 @@ export class Challenges {
   private readonly find;
   private readonly redeemStatement;
   private readonly purge;
+  private readonly countRows;
+  private readonly oldestExpiry;
 
   constructor(
     private readonly db: Db,
     private readonly chainId: number,
     private readonly now: () => number = Date.now,
+    private readonly maxRows = MAX_CHALLENGE_ROWS,
   ) {
     this.insert = db.prepare(
       'INSERT INTO challenges (nonce, purpose, address, message, expires_at) VALUES (?, ?, ?, ?, ?)',
@@ -50,12 +63,31 @@ export class Challenges {
     this.find = db.prepare('SELECT purpose, address, message, expires_at, used_at FROM challenges WHERE nonce = ?');
     this.redeemStatement = db.prepare('UPDATE challenges SET used_at = ? WHERE nonce = ? AND used_at IS NULL');
     this.purge = db.prepare('DELETE FROM challenges WHERE expires_at < ?');
+    this.countRows = db.prepare('SELECT COUNT(*) AS rows FROM challenges').pluck();
+    this.oldestExpiry = db.prepare('SELECT MIN(expires_at) FROM challenges').pluck();
   }
 
+  /**
+   * A new challenge for one purpose and wallet. Expired challenges are pruned as new ones come, and past `maxRows`
+   * stored rows the answer is RATE_LIMITED until some go.
+   *
+   * @example challenges.issue('key', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266').message
+   */
   issue(purpose: ChallengePurpose, address: Address): Challenge {
+    return this.db.transaction(() => this.issueNow(purpose, address))();
+  }
+
+  private issueNow(purpose: ChallengePurpose, address: Address): Challenge {
     const now = this.now();
-    // Challenges expired a day ago are of no use to anyone; they go as new ones come.
-    this.purge.run(now - 24 * 60 * 60 * 1000);
+    this.purge.run(now - EXPIRED_KEPT_MS);
+    if ((this.countRows.get() as number) >= this.maxRows) {
+      const oldest = (this.oldestExpiry.get() as number | null) ?? now;
+      const retryAfter = Math.max(1, Math.ceil((oldest + EXPIRED_KEPT_MS - now) / 1000));
+      throw new ApiError('RATE_LIMITED', `${this.maxRows} challenges are waiting to be signed on this server`, {
+        fix: `Wait ${retryAfter} seconds (Retry-After) for old challenges to expire, then ask again.`,
+        retryAfterSeconds: retryAfter,
+      });
+    }
     const nonce = randomBytes(16).toString('hex');
     const expires = now + CHALLENGE_TTL_MS;
     const message = challengeMessage({ purpose, wallet: address, chainId: this.chainId, nonce, expires });

@@ -22,7 +22,13 @@ export function apiClient(service: { url: string; origin: string }) {
     client,
     get: async (path: string) => answer(await fetch(`${service.url}${path}`)),
     post: async (path: string, body: unknown) =>
-      answer(await fetch(`${service.url}${path}`, { method: 'POST', body: JSON.stringify(body) })),
+      answer(
+        await fetch(`${service.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      ),
 
     /** Signs an unsigned transaction with a test account, sends it through /rpc, and expects it to succeed. */
     async signAndSend(index: number, tx: { to: Address; data: Hex; value: string; gas?: string; chainId?: number }) {

@@ -3,6 +3,7 @@ import type { Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { jsonInit } from '../support/jsonInit';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
 import {
@@ -80,7 +81,7 @@ const testId = (page: Page, id: string) => page.getByTestId(id);
 const attribute = (page: Page, id: string, name: string) => () => testId(page, id).getAttribute(name);
 
 async function api(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${service.url}${path}`, init);
+  const response = await fetch(`${service.url}${path}`, jsonInit(init));
   return { status: response.status, body: (await response.json()) as any };
 }
 

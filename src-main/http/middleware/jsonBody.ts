@@ -1,44 +1,73 @@
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../../core/errors';
 import type { AppEnv } from '../env';
+import { describeContentType, mediaType } from '../mediaType';
 
 /** Largest JSON body the API reads. A launch, the largest request, is a few kilobytes. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-const limit = bodyLimit({
-  maxSize: JSON_BODY_LIMIT,
-  onError: () => {
-    throw new ApiError('BODY_TOO_LARGE', `the request body is over ${JSON_BODY_LIMIT} bytes`, {
-      fix: `Send a JSON body of at most ${JSON_BODY_LIMIT} bytes.`,
-    });
-  },
-});
+const JSON_TYPE = 'application/json';
+
+function tooLarge(): ApiError {
+  return new ApiError('BODY_TOO_LARGE', `the request body is over ${JSON_BODY_LIMIT} bytes`, {
+    fix: `Send a JSON body of at most ${JSON_BODY_LIMIT} bytes.`,
+  });
+}
+
+/** INVALID_BODY unless the request declares a JSON body. */
+function requireJsonType(contentType: string | undefined): void {
+  if (mediaType(contentType) === JSON_TYPE) return;
+  throw new ApiError('INVALID_BODY', `the body is sent with ${describeContentType(contentType)}; only JSON is read`, {
+    fix: `Send the JSON object with the header Content-Type: ${JSON_TYPE}.`,
+  });
+}
+
+/** The body as text, refused with BODY_TOO_LARGE as soon as it passes the limit (the rest is left unread). */
+async function readCapped(body: ReadableStream<Uint8Array> | null, declaredLength: string | undefined) {
+  if (declaredLength !== undefined && Number(declaredLength) > JSON_BODY_LIMIT) throw tooLarge();
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > JSON_BODY_LIMIT) throw tooLarge();
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /**
- * Reads every POST body as JSON (whatever its Content-Type says, so bots that forget the header still work), with
- * the size limit, and stores the parsed object for the route. Bodies that are not JSON or not an object are refused
- * here, before any route logic runs.
+ * Reads every POST body as JSON, with the size limit, and stores the parsed object for the route. Only a body sent as
+ * `application/json` is read: a page on another site can make a browser send `text/plain` or a form without asking
+ * first, but not JSON. Bodies that are not JSON or not an object are refused here, before any route logic runs. A
+ * DELETE takes no body; one that sends a body must declare it JSON too.
  */
 export function jsonBody({ skip = [] }: { skip?: readonly string[] } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    if (c.req.method === 'DELETE') {
+      const hasBody = Number(c.req.header('content-length') ?? '0') > 0 || c.req.header('transfer-encoding');
+      if (hasBody) requireJsonType(c.req.header('content-type'));
+      return next();
+    }
     // Paths that take a raw body of their own (image uploads) read it themselves.
     if (c.req.method !== 'POST' || skip.includes(c.req.path)) return next();
-    await limit(c, async () => {
-      const text = await c.req.text();
-      if (text.trim() === '') throw new ApiError('INVALID_BODY', 'the body is empty; a JSON object is needed');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch (error) {
-        throw new ApiError('INVALID_JSON', `the body is not valid JSON: ${(error as Error).message}`);
-      }
-      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
-        throw new ApiError('INVALID_BODY', `the body is ${kind}, not a JSON object`);
-      }
-      c.set('body', parsed as Record<string, unknown>);
-      await next();
-    });
+    requireJsonType(c.req.header('content-type'));
+    const text = await readCapped(c.req.raw.body, c.req.header('content-length'));
+    if (text.trim() === '') throw new ApiError('INVALID_BODY', 'the body is empty; a JSON object is needed');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ApiError('INVALID_JSON', `the body is not valid JSON: ${(error as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+      throw new ApiError('INVALID_BODY', `the body is ${kind}, not a JSON object`);
+    }
+    c.set('body', parsed as Record<string, unknown>);
+    await next();
   };
 }

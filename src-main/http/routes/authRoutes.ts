@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Address } from 'viem';
 import type { ChainContext } from '../../chain/connectChain';
@@ -10,6 +10,7 @@ import type { Challenges } from '../../services/challenges';
 import { SESSION_COOKIE, SESSION_TTL_MS, type Session, type Sessions } from '../../services/sessions';
 import type { AppEnv } from '../env';
 import { jsonBody } from '../middleware/jsonBody';
+import { ownOrigin, ownPagesOnly } from '../middleware/sameOriginWrites';
 import { sessionCookie } from '../middleware/sessionCookie';
 import { AddressSchema, errorResponses } from '../schemas';
 import { ChallengeQuerySchema, ChallengeSchema, SignedBodySchema } from './accountSchemas';
@@ -26,9 +27,12 @@ async function refuseContracts(chain: ChainContext, address: Address): Promise<v
   }
 }
 
-/** ORIGIN_NOT_ALLOWED unless the request's Origin is this server's own (the page it serves). */
+/**
+ * ORIGIN_NOT_ALLOWED unless the request's Origin is this server's own (the page it serves). Stricter than for other
+ * writes: sign-in is for a browser, so no Origin is refused too.
+ */
 function requireOwnOrigin(origin: string | undefined, host: string | undefined): void {
-  if (!origin || !host || origin !== `http://${host}`) {
+  if (!origin || !host || origin.toLowerCase() !== ownOrigin(host)) {
     throw new ApiError(
       'ORIGIN_NOT_ALLOWED',
       `sign-in is only taken from this server's own page, not from ${origin ?? 'no origin'}`,
@@ -115,11 +119,21 @@ export const AUTH_ROUTES = [
   }),
 ];
 
-/** Browser sign-in at /api/auth: a signed challenge starts a 30-day session held in an HttpOnly, SameSite=Strict cookie. */
-export function authRoutes(chain: ChainContext, challenges: Challenges, sessions: Sessions): Hono<AppEnv> {
+/**
+ * Browser sign-in at /api/auth: a signed challenge starts a 30-day session held in an HttpOnly, SameSite=Strict
+ * cookie. `challengeLimit`, when given, limits the challenges an address may ask for.
+ */
+export function authRoutes(
+  chain: ChainContext,
+  challenges: Challenges,
+  sessions: Sessions,
+  challengeLimit?: MiddlewareHandler,
+): Hono<AppEnv> {
   const auth = new Hono<AppEnv>();
   auth.use('*', jsonBody());
   auth.use('*', sessionCookie());
+  auth.use('/challenge', ownPagesOnly());
+  if (challengeLimit) auth.use('/challenge', challengeLimit);
   auth.get('/challenge', async (c) => {
     const address = readAddress(c.req.query('address'), 'address');
     await refuseContracts(chain, address);

@@ -5,6 +5,7 @@ import { isRawCid } from '../../core/media/cid';
 import { IMAGE_TYPES } from '../../core/media/sniffImage';
 import type { MediaStore, StoredImage } from '../../services/mediaStore';
 import type { AppEnv } from '../env';
+import { describeContentType, mediaType } from '../mediaType';
 import { rateLimit } from '../middleware/rateLimit';
 import { errorResponses } from '../schemas';
 
@@ -58,6 +59,21 @@ const uploadRoute = createRoute({
   },
 });
 
+/**
+ * UNSUPPORTED_IMAGE unless the upload declares an image type. A page on another site can make a browser send a body
+ * as text/plain or a form, or with no type at all, without asking first; never as an image.
+ */
+function requireImageType(contentType: string | undefined): void {
+  if (mediaType(contentType).startsWith('image/')) return;
+  throw new ApiError(
+    'UNSUPPORTED_IMAGE',
+    `the upload is sent with ${describeContentType(contentType)}, not an image type`,
+    {
+      fix: "Send the image file itself with its type, for example curl -H 'Content-Type: image/png' --data-binary @logo.png.",
+    },
+  );
+}
+
 /** The answer of an upload. */
 function storedImageJson(stored: StoredImage) {
   return { url: stored.url, uri: stored.uri, cid: stored.cid, type: stored.type, bytes: stored.bytes };
@@ -70,6 +86,7 @@ export function mediaRoute(app: OpenAPIHono<AppEnv>, media: MediaStore, options:
   // Documented, but the body is read by the store (streamed, capped at 5 MB), not by the JSON validator.
   app.openAPIRegistry.registerPath(uploadRoute);
   app.post(MEDIA_UPLOAD_PATH, async (c) => {
+    requireImageType(c.req.header('content-type'));
     const stored = await media.receiveImage(
       c.req.raw.body,
       c.req.header('content-type'),

@@ -1,3 +1,5 @@
+import { CSRF_HEADER } from './csrfHeader';
+
 /** An API failure as the spec shapes it: `{ error: { code, message, fix } }`. */
 export interface ApiError {
   code: string;
@@ -25,11 +27,17 @@ export function getJson<T>(url: string): Promise<T> {
   return requestJson<T>(url, {});
 }
 
-/** Sends a request and reads its JSON answer; an unreachable service is thrown as an ApiRequestError too. */
+/**
+ * Sends a request with the CSRF header and reads its JSON answer; an unreachable service is thrown as an
+ * ApiRequestError too. A request with a body must name its Content-Type: the service reads no other.
+ */
 export async function requestJson<T>(url: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...(init.headers ?? {}) } });
+    response = await fetch(url, {
+      ...init,
+      headers: { accept: 'application/json', ...CSRF_HEADER, ...(init.headers ?? {}) },
+    });
   } catch {
     throw new ApiRequestError({
       code: 'UNREACHABLE',

@@ -1,8 +1,8 @@
 import type { Address } from 'viem';
 import { ApiRequestError } from '../api/getJson';
 import { type ActionProgress, type BuildAnswer, sendBuild } from '../wallet/sendBuild';
-import { buildIntent, type Intent, reportIntentSent } from './intentsApi';
 import { intentSourceText } from './intentSourceText';
+import { buildIntent, type Intent, reportIntentSent } from './intentsApi';
 import { describeRequest, userRequestOf } from './userRequestOf';
 
 /**
