@@ -1,13 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import {
-  type Address,
-  decodeFunctionData,
-  encodeFunctionData,
-  type Hex,
-  keccak256,
-  parseEther,
-  serializeTransaction,
-} from 'viem';
+import { type Address, decodeFunctionData, encodeFunctionData, type Hex, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { tradeRouterAbi } from '../../src-shared/generated/abis';
