@@ -5,7 +5,15 @@ import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/test
 import { tradeRouterAbi } from '../../src-shared/generated/abis';
 import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
 import { unsignedHashOf } from '../support/unsignedHash';
-import { approveReview, importLocalKey, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+import {
+  ARTIFACTS,
+  approveReview,
+  importLocalKey,
+  launchChromium,
+  openApp,
+  screenshot,
+  webUiOptions,
+} from '../support/webUi';
 
 /** The signer the page trades with. */
 const TRADER = testAccounts()[8] as TestAccount;
@@ -75,6 +83,17 @@ describe('the review screen', () => {
     expect(await page.getByTestId('check-amount-matches').getAttribute('class')).toBe('check-failed');
     expect(await page.getByTestId('review-sign').isDisabled()).toBe(true);
     await screenshot(page, 'review-tampered-headline');
+    // As a person sees it: both window sizes, light and dark.
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: `${ARTIFACTS}/review-blocked-${width}x${height}-${colorScheme}.png` });
+      }
+    }
     // Esc rejects, as the dialog's cancel.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('CHECK_FAILED');
