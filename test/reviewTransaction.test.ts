@@ -120,5 +120,9 @@ describe('the review of one transaction', () => {
     expect(trade.warnings).toEqual([]);
     // The same trade, where the person chose no referrer: the cut to REFERRER is a warning to tick.
     expect(review(answer, null, null).warnings.map((w) => w.id)).toEqual(['referrer-not-chosen']);
+    // A build allowing 5% where the person's own setting is 0.5%: a warning, whoever asked for it.
+    const loose = review(sellBuild(answer.requires, 500), null);
+    expect(loose.warnings.map((w) => w.id)).toEqual(['slippage-above-yours']);
+    expect(loose.warnings[0]?.message).toContain('5%');
   });
 });
