@@ -21,6 +21,10 @@ export function drainUnreadBody({
   idleMs?: number;
 } = {}): MiddlewareHandler {
   return async (c, next) => {
+    // Only a request that says it has a body is looked at: touching `body` turns the server's light request into a
+    // full one, which costs a GET half its throughput.
+    const length = c.req.header('content-length');
+    if ((length === undefined || length === '0') && c.req.header('transfer-encoding') === undefined) return next();
     const source = c.req.raw.body;
     if (source === null || source.locked) return next();
     // The handlers read the body through this stream, so what they leave is known and can be read here after them.
