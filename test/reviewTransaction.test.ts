@@ -6,6 +6,7 @@ import {
   KNOWN,
   NOW,
   OTHER,
+  permit2ApproveTx,
   REFERRER,
   TOKEN,
   tradeParams,
@@ -114,6 +115,14 @@ describe('the review of one transaction', () => {
       0,
     );
     expect(exact.warnings).toEqual([]);
+
+    // A Permit2 approval that never ends (uint48's largest time, past any Date) is shown, not thrown on.
+    const forever = review(
+      sellBuild([{ step: 'approve-router', explain: 'x', tx: permit2ApproveTx(TOKEN, KNOWN.router, 2 ** 48 - 1) }]),
+      0,
+    );
+    expect(forever.title).toContain('beyond any date');
+    expect(forever.warnings.map((w) => w.id)).toEqual(['unlimited-approval']);
 
     const trade = review(answer, null);
     expect(trade.title).toBe('Sell MCAT: pays exactly 1000 MCAT, receives at least 0.4975 BNB');

@@ -3,6 +3,12 @@ import type { TxSummary } from './decodeCall';
 import { BNB, currencyAt, formatAmount, formatBps } from './humanUnits';
 import { addressLabel, type KnownContracts, sameAddress, type TokenInfos } from './knownContracts';
 
+/** A Unix time as ISO, or said to be beyond any date (uint48 allows times a Date cannot hold). */
+const untilText = (seconds: number) =>
+  seconds <= 8_640_000_000_000 ? new Date(seconds * 1000).toISOString() : `${seconds} (beyond any date)`;
+
+const unlimited = (amount: bigint) => amount >= maxUint160 || amount === maxUint256;
+
 /**
  * One sentence saying what a transaction does, written from its decoded call and nothing else, so a tampered
  * argument shows as the tampered value (a build's own `explain` text is never used for it).
@@ -41,7 +47,7 @@ export function headlineOf(summary: TxSummary, known: KnownContracts, tokens: To
       const what = unlimited(call.amount)
         ? `any amount of your ${currency?.symbol ?? call.token}`
         : formatAmount(call.amount, currency);
-      return `Let ${named(call.spender)} spend ${what} through Permit2 until ${new Date(call.expiration * 1000).toISOString()}`;
+      return `Let ${named(call.spender)} spend ${what} through Permit2 until ${untilText(call.expiration)}`;
     }
     case 'other':
       return `Call ${call.function} on ${summary.contractLabel}, which this app never builds`;
@@ -49,8 +55,6 @@ export function headlineOf(summary: TxSummary, known: KnownContracts, tokens: To
       return `An unreadable call to ${summary.to}, sending ${summary.value.display}`;
   }
 }
-
-const unlimited = (amount: bigint) => amount >= maxUint160 || amount === maxUint256;
 
 /** A warning about the person's own interest: signing stays possible, but only after they tick it. */
 export interface InterestWarning {
@@ -129,7 +133,7 @@ export function interestWarnings(
   } else if ((call.kind === 'erc20-approve' || call.kind === 'permit2-approve') && unlimited(call.amount)) {
     warnings.push({
       id: 'unlimited-approval',
-      message: `It lets ${named(call.spender)} take any amount of this token from your wallet${call.kind === 'permit2-approve' ? ` until ${new Date(call.expiration * 1000).toISOString()}` : ', with no end date'}, not only this trade's.`,
+      message: `It lets ${named(call.spender)} take any amount of this token from your wallet${call.kind === 'permit2-approve' ? ` until ${untilText(call.expiration)}` : ', with no end date'}, not only this trade's.`,
     });
   }
   return warnings;
