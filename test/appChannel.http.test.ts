@@ -6,10 +6,8 @@ import {
   decodeFunctionData,
   encodeFunctionData,
   type Hex,
-  keccak256,
   parseAbi,
   recoverMessageAddress,
-  serializeTransaction,
   zeroAddress,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +16,7 @@ import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { type ServiceOptions, startService } from '../src-main/startService';
 import { tradeRouterAbi } from '../src-shared/generated/abis';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
+import { unsignedHashOf } from './support/unsignedHash';
 
 const TOKEN = 'test-app-token-0123456789abcdef';
 // A cheap scrypt cost: the keystore's format and checks are the same, only the work factor is lower.
@@ -311,19 +310,7 @@ describe("main's last guard, whatever the page sends", () => {
       title: 'x',
     });
     expect((await ok<{ status: string }>('tx.wait', { id: sent.id })).status).toBe('confirmed');
-    const mined = await f.client.getTransaction({ hash: sent.hash });
-    const unsigned = serializeTransaction({
-      type: 'eip1559',
-      chainId: mined.chainId as number,
-      nonce: mined.nonce,
-      to: mined.to as Address,
-      data: mined.input,
-      value: mined.value,
-      gas: mined.gas,
-      maxFeePerGas: mined.maxFeePerGas as bigint,
-      maxPriorityFeePerGas: mined.maxPriorityFeePerGas as bigint,
-    });
-    expect(keccak256(unsigned)).toBe(again.hash);
+    expect(await unsignedHashOf(f.client as never, sent.hash)).toBe(again.hash);
     // Used once: the same id signs nothing twice.
     const reused = await call('tx.send', { tx: buy.tx, prepared: again.id, step: 'main', kind: 'buy', title: 'x' });
     expect(reused.error?.code).toBe('NOT_PREPARED');

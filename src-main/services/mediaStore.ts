@@ -6,6 +6,7 @@ import { ApiError } from '../core/errors';
 import { addressRange } from '../core/media/addressRange';
 import { findRawCids, isRawCid, looksLikeCid, rawCid } from '../core/media/cid';
 import { declaredImageType, IMAGE_TYPES, type ImageType, mediaTypeOf, sniffImage } from '../core/media/sniffImage';
+import { readCapped } from '../core/readCapped';
 import {
   fetchLink,
   LinkFetchError,
@@ -893,37 +894,6 @@ function refuseNonImageDeclaration(contentType: string): void {
       { fix },
     );
   }
-}
-
-/** Reads a stream to its end, or throws `tooLarge()` as soon as it passes `cap` bytes. */
-async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number,
-  tooLarge: () => ApiError,
-  cancelOnOverflow: boolean,
-): Promise<Uint8Array> {
-  if (!body) return new Uint8Array();
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      if (cancelOnOverflow) await reader.cancel().catch(() => undefined);
-      else reader.releaseLock();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 /** The CID of `ipfs://<cid>` (or `ipfs://ipfs/<cid>`); undefined when `text` is not such a URI. */

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../../core/errors';
+import { readCapped } from '../../core/readCapped';
 import type { AppEnv } from '../env';
 import { describeContentType, mediaType } from '../mediaType';
 
@@ -22,23 +23,6 @@ function requireJsonType(contentType: string | undefined): void {
   });
 }
 
-/** The body as text, refused with BODY_TOO_LARGE as soon as it passes the limit (the rest is left unread). */
-async function readCapped(body: ReadableStream<Uint8Array> | null, declaredLength: string | undefined) {
-  if (declaredLength !== undefined && Number(declaredLength) > JSON_BODY_LIMIT) throw tooLarge();
-  if (body === null) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > JSON_BODY_LIMIT) throw tooLarge();
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * Reads every POST body as JSON, with the size limit, and stores the parsed object for the route. Only a body sent as
  * `application/json` is read: a page on another site can make a browser send `text/plain` or a form without asking
@@ -55,7 +39,9 @@ export function jsonBody({ skip = [] }: { skip?: readonly string[] } = {}): Midd
     // Paths that take a raw body of their own (image uploads) read it themselves.
     if (c.req.method !== 'POST' || skip.includes(c.req.path)) return next();
     requireJsonType(c.req.header('content-type'));
-    const text = await readCapped(c.req.raw.body, c.req.header('content-length'));
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > JSON_BODY_LIMIT) throw tooLarge();
+    const text = new TextDecoder().decode(await readCapped(c.req.raw.body, JSON_BODY_LIMIT, tooLarge, false));
     if (text.trim() === '') throw new ApiError('INVALID_BODY', 'the body is empty; a JSON object is needed');
     let parsed: unknown;
     try {
