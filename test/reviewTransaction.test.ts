@@ -1,4 +1,4 @@
-import { maxUint256, parseEther } from 'viem';
+import { maxUint256 } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { reviewTransaction } from '../src-renderer/src/review/reviewTransaction';
 import {
@@ -8,9 +8,8 @@ import {
   OTHER,
   permit2ApproveTx,
   REFERRER,
+  sellBuild,
   TOKEN,
-  tradeParams,
-  tradeTx,
   WALLET,
 } from '../src-shared/inspect/testVectors';
 
@@ -21,39 +20,6 @@ const SETTINGS = {
   pairs: [],
   limits: { tradeDeadlineSeconds: 1200, permitDays: 30, defaultSlippageBps: 50 },
 };
-
-/** A POST /build/sell answer (exact in, 1000 MCAT for about 0.5 BNB) with the given approval steps. */
-function sellBuild(
-  requires: { step: string; explain: string; tx: ReturnType<typeof erc20ApproveTx> }[],
-  slippageBps = 50,
-) {
-  const params = tradeParams({ amount: parseEther('1000'), limit: parseEther('0.4975') });
-  return {
-    token: {
-      address: TOKEN,
-      symbol: 'MCAT',
-      pool: OTHER,
-      feeTier: 10000,
-      pair: { address: KNOWN.wbnb, decimals: 18, symbol: 'BNB' },
-    },
-    side: 'sell',
-    exact: 'in',
-    slippageBps,
-    pay: { amount: '1000', wei: parseEther('1000').toString(), symbol: 'MCAT' },
-    receive: { amount: '0.5', wei: parseEther('0.5').toString(), symbol: 'BNB' },
-    limit: { amount: '0.4975', wei: parseEther('0.4975').toString(), kind: 'minReceive' },
-    siteFee: { amount: '0.005', wei: parseEther('0.005').toString(), symbol: 'BNB', bps: 100 },
-    priceImpactPct: 0.1,
-    wallet: WALLET,
-    referrer: { address: REFERRER, bps: 20 },
-    requires,
-    tx: (({ gas: _, ...tx }) => tx)(tradeTx('sellExactIn', params, 0n)),
-    simulation: { ran: false, ok: false },
-    cost: { gasPriceWei: '1', maxWei: '300000', max: '0.0000000000003' },
-    expiresAt: new Date((NOW + 1200) * 1000).toISOString(),
-    explain: 'Sell 1000 MCAT for about 0.5 BNB',
-  };
-}
 
 const request = { kind: 'sell' as const, token: TOKEN, amount: '1000', exact: 'in' as const, slippageBps: 50 };
 const review = (answer: ReturnType<typeof sellBuild>, step: number | null, referrer: string | null = REFERRER) =>

@@ -13,6 +13,7 @@ import {
   OTHER,
   permit2ApproveTx,
   REFERRER,
+  sellBuild,
   TOKEN,
   tradeParams,
   tradeTx,
@@ -24,43 +25,6 @@ const ctx = { known: KNOWN, now: NOW };
 const failedIds = (result: InspectResult) =>
   [...result.steps.flatMap((s) => s.checks), ...result.main.checks].filter((c) => !c.ok).map((c) => c.id);
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-
-/** A POST /build/sell answer as the service gives it, with both approvals still needed. */
-function sellBuild() {
-  const params = tradeParams({ amount: parseEther('1000'), limit: parseEther('0.4975') });
-  return {
-    token: {
-      address: TOKEN,
-      symbol: 'MCAT',
-      pool: OTHER,
-      feeTier: 10000,
-      pair: { address: KNOWN.wbnb, decimals: 18, symbol: 'BNB' },
-    },
-    side: 'sell',
-    exact: 'in',
-    slippageBps: 50,
-    pay: { amount: '1000', wei: parseEther('1000').toString(), symbol: 'MCAT' },
-    receive: { amount: '0.5', wei: parseEther('0.5').toString(), symbol: 'BNB' },
-    limit: { amount: '0.4975', wei: parseEther('0.4975').toString(), kind: 'minReceive' },
-    siteFee: { amount: '0.005', wei: parseEther('0.005').toString(), symbol: 'BNB', bps: 100 },
-    priceImpactPct: 0.1,
-    wallet: WALLET,
-    referrer: { address: REFERRER, bps: 20 },
-    requires: [
-      { step: 'approve-permit2', explain: 'Let Permit2 move your MCAT', tx: erc20ApproveTx(TOKEN, KNOWN.permit2) },
-      {
-        step: 'approve-router',
-        explain: 'Let the trade router spend your MCAT',
-        tx: permit2ApproveTx(TOKEN, KNOWN.router, NOW + 30 * 86_400),
-      },
-    ],
-    tx: (({ gas: _, ...tx }) => tx)(tradeTx('sellExactIn', params, 0n)),
-    simulation: { ran: false, ok: false },
-    cost: { gasPriceWei: '1', maxWei: '300000', max: '0.0000000000003' },
-    expiresAt: iso(NOW + 1200),
-    explain: 'Sell 1000 MCAT for about 0.5 BNB',
-  };
-}
 
 /** A POST /build/launch answer for a USDT pair with a first buy, so it needs the factory approval. */
 function launchBuild() {

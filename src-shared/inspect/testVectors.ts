@@ -106,3 +106,45 @@ export function erc20ApproveTx(token: Address, spender: Address, amount: bigint 
   const data = encodeFunctionData({ abi: launchTokenAbi, functionName: 'approve', args: [spender, amount] });
   return { chainId: CHAIN_ID, to: token, data, value: '0' };
 }
+/**
+ * A POST /build/sell answer as the service gives it (1000 MCAT for about 0.5 BNB, exact in), by default with both
+ * approvals still needed.
+ */
+export function sellBuild(
+  requires: { step: string; explain: string; tx: UnsignedTx }[] = [
+    { step: 'approve-permit2', explain: 'Let Permit2 move your MCAT', tx: erc20ApproveTx(TOKEN, KNOWN.permit2) },
+    {
+      step: 'approve-router',
+      explain: 'Let the trade router spend your MCAT',
+      tx: permit2ApproveTx(TOKEN, KNOWN.router, NOW + 30 * 86_400),
+    },
+  ],
+  slippageBps = 50,
+) {
+  const params = tradeParams({ amount: parseEther('1000'), limit: parseEther('0.4975') });
+  return {
+    token: {
+      address: TOKEN,
+      symbol: 'MCAT',
+      pool: OTHER,
+      feeTier: 10000,
+      pair: { address: KNOWN.wbnb, decimals: 18, symbol: 'BNB' },
+    },
+    side: 'sell',
+    exact: 'in',
+    slippageBps,
+    pay: { amount: '1000', wei: parseEther('1000').toString(), symbol: 'MCAT' },
+    receive: { amount: '0.5', wei: parseEther('0.5').toString(), symbol: 'BNB' },
+    limit: { amount: '0.4975', wei: parseEther('0.4975').toString(), kind: 'minReceive' },
+    siteFee: { amount: '0.005', wei: parseEther('0.005').toString(), symbol: 'BNB', bps: 100 },
+    priceImpactPct: 0.1,
+    wallet: WALLET,
+    referrer: { address: REFERRER, bps: 20 },
+    requires,
+    tx: (({ gas: _, ...tx }) => tx)(tradeTx('sellExactIn', params, 0n)),
+    simulation: { ran: false, ok: false },
+    cost: { gasPriceWei: '1', maxWei: '300000', max: '0.0000000000003' },
+    expiresAt: new Date((NOW + 1200) * 1000).toISOString(),
+    explain: 'Sell 1000 MCAT for about 0.5 BNB',
+  };
+}
