@@ -88,6 +88,8 @@ export class Indexer {
   private head: number | null = null;
   private readonly run = new CoalescedRun(() => this.pass());
   private failures = 0;
+  /** The RPC answered this pass's head: it is reachable, and a later read that failed is retried soon. */
+  private headReadThisPass = false;
   private lastFailureLog = Number.NEGATIVE_INFINITY;
   private retryTimer: NodeJS.Timeout | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
@@ -198,18 +200,21 @@ export class Indexer {
 
   /**
    * One catch-up; after a failure, a retry with growing pauses (and no more passes until then). The pauses grow only
-   * while passes store nothing: an RPC that fails now and then but lets each pass move the cursor is retried soon,
-   * else a flapping RPC would leave the index minutes behind a head it can read.
+   * while passes store nothing and the RPC cannot even tell the head: an RPC that fails now and then but lets a pass
+   * move the cursor, or answers the head and fails a later read, is retried within a second, else a flapping RPC would
+   * leave the index minutes behind a head it can read.
    */
   private async pass(): Promise<boolean> {
     const before = this.cursor.block;
+    this.headReadThisPass = false;
     try {
       await this.catchUp();
       this.failures = 0;
       return true;
     } catch (error) {
       if (this.run.isStopped) return false;
-      this.failures = this.cursor.block > before ? 1 : this.failures + 1;
+      if (this.cursor.block > before) this.failures = 1;
+      else this.failures = this.headReadThisPass ? Math.min(this.failures + 1, 2) : this.failures + 1;
       const message = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
       this.lastError = { message, at: new Date().toISOString() };
       this.state = 'retrying';
@@ -231,6 +236,7 @@ export class Indexer {
     const { client } = this.source;
     const head = Number(await client.request({ method: 'eth_blockNumber' }));
     this.head = head;
+    this.headReadThisPass = true;
     const safe = head - this.options.confirmations;
     if (this.cursor.block >= safe) {
       // Nothing new to read, but the indexed block may have been replaced (a reorganization at the same height or
