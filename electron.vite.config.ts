@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import { contentSecurityPolicy } from './src-renderer/contentSecurityPolicy.js';
@@ -31,7 +32,7 @@ export default defineConfig({
     root: resolve(root, 'src-renderer'),
     // The window loads the UI from the service's origin: deep pages (/token/0x…) need assets from the root.
     base: '/',
-    plugins: [react(), contentSecurityPolicy()],
+    plugins: [tailwindcss(), react(), contentSecurityPolicy()],
     build: {
       outDir: resolve(root, 'out/renderer'),
       rolldownOptions: { input: resolve(root, 'src-renderer/index.html') },

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { contentSecurityPolicy } from './src-renderer/contentSecurityPolicy.js';
@@ -10,7 +11,7 @@ export default defineConfig({
   root: resolve(root, 'src-renderer'),
   // Absolute: pages two levels deep (/token/0x…) load their assets from the root, not from /token/assets.
   base: '/',
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [tailwindcss(), react(), contentSecurityPolicy()],
   build: {
     outDir: resolve(root, 'out/web'),
     emptyOutDir: true,

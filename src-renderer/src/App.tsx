@@ -1,5 +1,4 @@
 import { type ReactNode, useEffect } from 'react';
-import { shortAddress } from './format';
 import { ActivityPage } from './pages/ActivityPage';
 import { InspectPage } from './pages/InspectPage';
 import { KeysPage } from './pages/KeysPage';
@@ -12,19 +11,13 @@ import { TokenPage } from './pages/TokenPage';
 import { ReviewScreen } from './review/ReviewScreen';
 import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
+import { HeaderSearch } from './shell/HeaderSearch';
+import { Sidebar } from './shell/Sidebar';
 import { useSettingsStore } from './store/settingsStore';
-import { activeAddress, useWallet } from './wallet/walletStore';
-
-const NAV: { to: string; label: string; page: Route['page'] }[] = [
-  { to: '/', label: 'Launches', page: 'launches' },
-  { to: '/launch', label: 'Launch a token', page: 'launch' },
-  { to: '/referrals', label: 'Referrals', page: 'referrals' },
-  { to: '/keys', label: 'API keys', page: 'keys' },
-  { to: '/requests', label: 'Requests', page: 'requests' },
-  { to: '/activity', label: 'Activity', page: 'activity' },
-  { to: '/inspect', label: 'Inspect', page: 'inspect' },
-  { to: '/settings', label: 'Settings', page: 'settings' },
-];
+import { Badge } from './ui/Badge';
+import { Empty } from './ui/Empty';
+import { SignerChip } from './wallet/SignerState';
+import { useWallet } from './wallet/walletStore';
 
 function Page({ route }: { route: Route }): ReactNode {
   switch (route.page) {
@@ -48,18 +41,37 @@ function Page({ route }: { route: Route }): ReactNode {
       return <SettingsPage />;
     case 'not-found':
       return (
-        <p data-testid="not-found">
-          There is no page at <code>{route.path}</code>. <Link to="/">See the launches</Link>.
-        </p>
+        <div data-testid="not-found" className="rounded-xl border border-line bg-surface">
+          <Empty title="There is no page here">
+            Nothing lives at <code>{route.path}</code>. <Link to="/">See the launches</Link>.
+          </Empty>
+        </div>
       );
   }
 }
 
-export function App() {
+/** The chain the app runs on, in the header: devnet, testnet or mainnet with its chain id. */
+function NetworkBadge() {
   const settings = useSettingsStore((store) => store.state);
+  if (settings.status !== 'ready') return null;
+  const { network, chainId } = settings.settings;
+  return (
+    <Badge
+      tone={network === 'mainnet' ? 'up' : network === 'testnet' ? 'warn' : 'primary'}
+      title={`Chain id ${chainId}`}
+    >
+      <span data-testid="network">{network}</span>
+      <span className="font-normal opacity-75">
+        <span className="sr-only">chain id </span>
+        <span data-testid="chain-id">{chainId}</span>
+      </span>
+    </Badge>
+  );
+}
+
+export function App() {
   const loadSettings = useSettingsStore((store) => store.load);
   const route = useRouter((store) => store.route);
-  const signer = useWallet(activeAddress);
   const refreshWallet = useWallet((store) => store.refresh);
 
   useEffect(() => {
@@ -68,39 +80,21 @@ export function App() {
   }, [loadSettings, refreshWallet]);
 
   return (
-    <>
-      <header className="header">
-        <h1>Launchpad Companion</h1>
-        <p>
-          {settings.status === 'ready' && (
-            <>
-              <span className="badge" data-testid="network">
-                {settings.settings.network}
-              </span>{' '}
-              chainId <span data-testid="chain-id">{settings.settings.chainId}</span>{' '}
-            </>
-          )}
-          <Link to="/settings" testId="signer-badge" className="badge">
-            {signer ? shortAddress(signer) : 'no signer'}
-          </Link>
-        </p>
-      </header>
-      <nav className="nav">
-        {NAV.map((item) => (
-          <Link
-            key={item.page}
-            to={item.to}
-            testId={`nav-${item.page}`}
-            className={route.page === item.page ? 'current' : undefined}
-          >
-            {item.label}
-          </Link>
-        ))}
-      </nav>
-      <main>
-        <Page route={route} />
-      </main>
+    <div className="flex min-h-screen">
+      <Sidebar />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-20 flex h-14 items-center gap-3 border-b border-line bg-surface/90 px-5 backdrop-blur">
+          <HeaderSearch />
+          <div className="ml-auto flex items-center gap-2.5">
+            <NetworkBadge />
+            <SignerChip />
+          </div>
+        </header>
+        <main className="mx-auto w-full max-w-[1240px] flex-1 px-5 py-6">
+          <Page route={route} />
+        </main>
+      </div>
       <ReviewScreen />
-    </>
+    </div>
   );
 }

@@ -7,11 +7,16 @@ export function Link({
   children,
   className,
   testId,
+  title,
+  current,
 }: {
   to: string;
   children: ReactNode;
   className?: string;
   testId?: string;
+  title?: string;
+  /** Marks the link of the page being shown (`aria-current="page"`). */
+  current?: boolean;
 }) {
   const navigate = useRouter((s) => s.navigate);
   return (
@@ -19,6 +24,8 @@ export function Link({
       href={to}
       className={className}
       data-testid={testId}
+      title={title}
+      aria-current={current ? 'page' : undefined}
       onClick={(event) => {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
