@@ -1,4 +1,9 @@
+import { OctagonX, TriangleAlert, Usb } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { shortAddress } from '../format';
+import { Amount } from '../ui/Amount';
+import { Button } from '../ui/Button';
+import type { MoneyFlow } from './moneyFlow';
 import { type ReviewItem, signable, useReview } from './reviewStore';
 
 /**
@@ -38,7 +43,7 @@ function ReviewDialog({
   return (
     <dialog
       ref={dialog}
-      className="review"
+      className="m-auto flex max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] max-w-[44rem] flex-col overflow-hidden rounded-2xl border border-line bg-surface p-0 text-fg shadow-2xl open:flex"
       aria-labelledby="review-title"
       data-testid="review"
       data-review-id={id}
@@ -48,9 +53,11 @@ function ReviewDialog({
       }}
     >
       {failed.length > 0 && (
-        <div className="review-failed" role="alert" data-testid="review-blocked">
-          <strong>Signing is blocked.</strong>
-          <ul className="review-checks" data-testid="review-failed-checks">
+        <div className="border-b border-down/50 bg-down-soft px-6 py-3" role="alert" data-testid="review-blocked">
+          <p className="flex items-center gap-2 font-semibold text-down">
+            <OctagonX size={18} aria-hidden="true" /> Signing is blocked
+          </p>
+          <ul className="mt-1.5 flex flex-col gap-1 text-sm" data-testid="review-failed-checks">
             {failed.map((check) => (
               <li key={`${check.id}:${check.message}`} className="check-failed" data-testid={`check-${check.id}`}>
                 ✗ {check.message}
@@ -59,96 +66,179 @@ function ReviewDialog({
           </ul>
         </div>
       )}
-      <p className="muted" data-testid="review-step">
-        {item.stepLabel}
-        {item.askedBy && <span data-testid="review-asked-by"> · asked by {item.askedBy}</span>}
-      </p>
-      <h2 id="review-title" data-testid="review-title">
-        {item.title}
-      </h2>
-      {item.contract && (
-        <p data-testid="review-call">
-          <strong>{item.contract}</strong>.<code>{item.fn}</code>
-        </p>
-      )}
-      {item.warnings.length > 0 && (
-        <fieldset className="review-warnings" data-testid="review-warnings">
-          <legend>Before you sign, confirm each of these</legend>
-          {item.warnings.map((warning) => (
-            <label key={warning.id} className="review-warning" data-testid={`warning-${warning.id}`}>
-              <input
-                type="checkbox"
-                checked={ticked.includes(warning.id)}
-                onChange={(event) => toggle(warning.id, event.target.checked)}
-                data-testid={`tick-${warning.id}`}
-              />{' '}
-              {warning.message}
-            </label>
-          ))}
-        </fieldset>
-      )}
-      {item.message !== undefined && (
-        <pre className="review-message" data-testid="review-message">
-          {item.message}
-        </pre>
-      )}
-      <DeviceView item={item} />
-      {item.fields.length > 0 && (
-        <details className="review-details">
-          <summary>Every argument of the call</summary>
-          <table className="review-fields">
-            <tbody>
-              {item.fields.map((field) => (
-                <tr key={`${field.name}:${field.value}`} data-testid={`review-field-${field.name}`}>
-                  <th scope="row">{field.name}</th>
-                  <td>{field.value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
-      )}
-      {passed.length > 0 && (
-        <details className="review-passed" data-testid="review-checks">
-          <summary className="check-ok" data-testid="review-passed-summary">
-            ✓ {passed.length} check{passed.length === 1 ? '' : 's'} passed
-          </summary>
-          <ul className="review-checks">
-            {passed.map((check) => (
-              <li key={`${check.id}:${check.message}`} className="check-ok" data-testid={`check-${check.id}`}>
-                ✓ {check.message}
-              </li>
+      <div className="flex flex-col gap-4 overflow-y-auto px-6 pt-5 pb-4">
+        <header className="flex flex-col gap-1">
+          <p className="text-xs font-semibold tracking-wide text-muted uppercase" data-testid="review-step">
+            {item.stepLabel}
+            {item.askedBy && <span data-testid="review-asked-by"> · the bot {item.askedBy} asked for it</span>}
+          </p>
+          <h2 id="review-title" data-testid="review-title" className="text-lg leading-snug font-semibold">
+            {item.title}
+          </h2>
+          {item.contract && (
+            <p data-testid="review-call" className="text-sm text-muted">
+              {item.contract}.<code>{item.fn}</code>
+            </p>
+          )}
+        </header>
+        {item.warnings.length > 0 && (
+          <fieldset
+            className="flex flex-col gap-2 rounded-xl border border-warn/50 bg-warn-soft px-4 py-3"
+            data-testid="review-warnings"
+          >
+            <legend className="float-left mb-1 flex w-full items-center gap-2 font-semibold text-warn">
+              <TriangleAlert size={18} aria-hidden="true" /> Before you sign, confirm each of these
+            </legend>
+            {item.warnings.map((warning) => (
+              <label
+                key={warning.id}
+                className="flex cursor-pointer items-start gap-2.5 text-sm"
+                data-testid={`warning-${warning.id}`}
+              >
+                <input
+                  type="checkbox"
+                  className="mt-0.5 shrink-0"
+                  checked={ticked.includes(warning.id)}
+                  onChange={(event) => toggle(warning.id, event.target.checked)}
+                  data-testid={`tick-${warning.id}`}
+                />
+                <span>{warning.message}</span>
+              </label>
             ))}
-          </ul>
-        </details>
-      )}
-      {item.raw && (
-        <details>
-          <summary>The transaction as built</summary>
-          <pre className="review-raw">{JSON.stringify(item.raw, null, 2)}</pre>
-        </details>
-      )}
-      <p className="review-actions">
-        <button type="button" onClick={() => answer(false)} data-testid="review-reject">
-          Reject
-        </button>{' '}
-        <button
-          type="button"
-          className="primary"
-          disabled={!canSign}
-          onClick={() => answer(true, ticked)}
-          data-testid="review-sign"
-        >
-          Sign
-        </button>
+          </fieldset>
+        )}
+        {item.flow && <MoneyBlock flow={item.flow} />}
+        {item.message !== undefined && (
+          <pre
+            className="review-message max-h-64 overflow-auto rounded-xl border border-line bg-raised p-3"
+            data-testid="review-message"
+          >
+            {item.message}
+          </pre>
+        )}
+        <DeviceView item={item} />
+        {passed.length > 0 && (
+          <details className="rounded-xl border border-line px-4 py-2.5" data-testid="review-checks">
+            <summary className="check-ok text-sm font-semibold" data-testid="review-passed-summary">
+              ✓ {passed.length} check{passed.length === 1 ? '' : 's'} passed
+            </summary>
+            <ul className="mt-2 flex flex-col gap-1 text-sm">
+              {passed.map((check) => (
+                <li key={`${check.id}:${check.message}`} className="check-ok" data-testid={`check-${check.id}`}>
+                  ✓ {check.message}
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+        {item.fields.length > 0 && (
+          <details className="rounded-xl border border-line px-4 py-2.5">
+            <summary className="text-sm font-semibold">Every argument of the call</summary>
+            <table className="mt-2 text-sm">
+              <tbody>
+                {item.fields.map((field) => (
+                  <tr key={`${field.name}:${field.value}`} data-testid={`review-field-${field.name}`}>
+                    <th scope="row" className="w-40 !pl-0">
+                      {field.name}
+                    </th>
+                    <td className="break-all">{field.value}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
+        )}
+        {item.raw && (
+          <details className="rounded-xl border border-line px-4 py-2.5">
+            <summary className="text-sm font-semibold">The raw call, as built</summary>
+            <pre className="review-raw mt-2">{JSON.stringify(item.raw, null, 2)}</pre>
+          </details>
+        )}
+      </div>
+      <footer className="flex items-center gap-3 border-t border-line bg-surface px-6 py-3.5">
         {failed.length === 0 && !canSign && (
-          <span className="muted" data-testid="review-needs-ticks">
-            {' '}
+          <span className="text-sm text-warn" data-testid="review-needs-ticks">
             Tick each warning above to sign.
           </span>
         )}
-      </p>
+        <div className="ml-auto flex gap-2">
+          <Button onClick={() => answer(false)} testId="review-reject" size="lg">
+            Reject
+          </Button>
+          <Button
+            variant="primary"
+            size="lg"
+            disabled={!canSign}
+            onClick={() => answer(true, ticked)}
+            testId="review-sign"
+            className="min-w-32"
+          >
+            Sign
+          </Button>
+        </div>
+      </footer>
     </dialog>
+  );
+}
+
+/** You pay / You get / Network fee / To: what the transaction does to the person's money, in whole units and $. */
+function MoneyBlock({ flow }: { flow: MoneyFlow }) {
+  const row = 'flex items-baseline justify-between gap-4 px-4 py-2.5';
+  return (
+    <dl className="divide-y divide-line rounded-xl border border-line bg-raised/60" data-testid="review-flow">
+      {flow.pay && (
+        <div className={row} data-testid="review-pay">
+          <dt className="text-sm text-muted">{flow.pay.label}</dt>
+          <dd className="text-right text-base font-semibold">
+            <Amount {...flow.pay.amount} stacked />
+          </dd>
+        </div>
+      )}
+      {flow.get && (
+        <div className={row} data-testid="review-get">
+          <dt className="text-sm text-muted">{flow.get.label}</dt>
+          <dd className="text-right text-base font-semibold text-up">
+            <Amount {...flow.get.amount} stacked />
+          </dd>
+        </div>
+      )}
+      <div className={row} data-testid="review-network-fee">
+        <dt className="text-sm text-muted">Network fee, at most</dt>
+        <dd className="text-right text-sm">
+          {flow.networkFeeWei === null ? (
+            <span className="text-muted">set by your wallet</span>
+          ) : (
+            <Amount wei={flow.networkFeeWei} decimals={18} symbol="BNB" usdPerUnit={flow.usdPerBnb} significant={4} />
+          )}
+        </dd>
+      </div>
+      <div className={row} data-testid="review-to">
+        <dt className="text-sm text-muted">To contract</dt>
+        <dd className="text-right text-sm">
+          {flow.to.name && <span className="mr-2 font-semibold">{flow.to.name}</span>}
+          <code className="text-muted" title={flow.to.address}>
+            {shortAddress(flow.to.address)}
+          </code>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The hash in groups of four, to compare with the device's screen group by group; the text stays the whole hash. */
+function HashGroups({ hash }: { hash: string }) {
+  const groups = hash.slice(2).match(/.{1,4}/g) ?? [];
+  return (
+    <code
+      className="grid grid-cols-8 gap-x-2 gap-y-1 rounded-lg bg-raised px-3 py-2.5 font-mono text-[0.9375rem] font-semibold tracking-wide"
+      data-testid="device-hash"
+    >
+      <span className="col-span-8 text-xs font-normal text-muted">0x</span>
+      {groups.map((group, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one hash, in order; the same group may repeat.
+        <span key={index}>{group}</span>
+      ))}
+    </code>
   );
 }
 
@@ -157,62 +247,62 @@ function DeviceView({ item }: { item: ReviewItem }) {
   const { device } = item;
   if (!device) return null;
   const heading = device.ledger ? 'Your Ledger will show' : 'What your key signs';
+  const box = 'rounded-xl border border-line px-4 py-3';
   if (device.kind === 'message') {
     return (
-      <section className="review-device" data-testid="review-device">
-        <h3>{heading}</h3>
-        <p className="muted">
+      <section className={box} data-testid="review-device">
+        <h3 className="flex items-center gap-2">
+          {device.ledger && <Usb size={16} aria-hidden="true" />}
+          {heading}
+        </h3>
+        <p className="mt-1 text-sm text-muted">
           {device.hex
             ? 'The message holds characters a Ledger cannot display, so it shows the bytes as hex:'
             : 'The message text, page by page:'}
         </p>
-        <pre className="review-message" data-testid="device-message">
+        <pre className="review-message mt-2 rounded-lg bg-raised p-3" data-testid="device-message">
           {device.shown}
         </pre>
       </section>
     );
   }
   const { view } = device;
+  const row = 'flex items-baseline justify-between gap-4 py-1.5 text-sm';
   return (
-    <section className="review-device" data-testid="review-device">
-      <h3>{heading}</h3>
+    <section className={box} data-testid="review-device">
+      <h3 className="flex items-center gap-2">
+        {device.ledger && <Usb size={16} aria-hidden="true" />}
+        {heading}
+      </h3>
       {device.ledger && (
-        <p className="muted">
+        <p className="mt-1 text-sm text-muted">
           "Blind signing ahead", then these screens. Compare the hash on the device with the one here before you hold to
           sign; if it differs, reject on the device.
         </p>
       )}
-      <table className="review-fields">
-        <tbody>
-          <tr data-testid="device-amount">
-            <th scope="row">Amount</th>
-            <td>{view.amount}</td>
-          </tr>
-          <tr data-testid="device-to">
-            <th scope="row">To</th>
-            <td>
-              <code>{view.to.address}</code>
-              {view.to.name && <span className="muted"> ({view.to.name})</span>}
-            </td>
-          </tr>
-          <tr data-testid="device-max-fees">
-            <th scope="row">Max fees</th>
-            <td>{view.maxFees}</td>
-          </tr>
-          <tr data-testid="device-network">
-            <th scope="row">Network</th>
-            <td>{view.network}</td>
-          </tr>
-          <tr>
-            <th scope="row">Transaction hash</th>
-            <td>
-              <code className="review-hash" data-testid="device-hash">
-                {view.hash}
-              </code>
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <dl className="mt-2 divide-y divide-line">
+        <div className={row} data-testid="device-amount">
+          <dt className="text-muted">Amount</dt>
+          <dd className="tabular">{view.amount}</dd>
+        </div>
+        <div className={row} data-testid="device-to">
+          <dt className="text-muted">To</dt>
+          <dd className="text-right">
+            <code className="break-all">{view.to.address}</code>
+            {view.to.name && <span className="text-muted"> ({view.to.name})</span>}
+          </dd>
+        </div>
+        <div className={row} data-testid="device-max-fees">
+          <dt className="text-muted">Max fees</dt>
+          <dd className="tabular">{view.maxFees}</dd>
+        </div>
+        <div className={row} data-testid="device-network">
+          <dt className="text-muted">Network</dt>
+          <dd>{view.network}</dd>
+        </div>
+      </dl>
+      <p className="mt-2 mb-1.5 text-sm text-muted">Transaction hash</p>
+      <HashGroups hash={view.hash} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { LedgerView } from '../../../src-shared/inspect/signingView';
+import type { MoneyFlow } from './moneyFlow';
 
 export interface ReviewCheck {
   id: string;
@@ -23,6 +24,8 @@ export interface ReviewItem {
   stepLabel: string;
   contract?: string;
   fn?: string;
+  /** What it does to the person's money, from the decoded call: pay, get, network fee, contract. */
+  flow?: MoneyFlow;
   /** Decoded arguments and the call's value, gas ceiling, deadline, referrer and fees, in human units. */
   fields: { name: string; value: string }[];
   /** For a message: its exact text. */

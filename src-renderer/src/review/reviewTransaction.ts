@@ -11,6 +11,7 @@ import {
   sameCall,
 } from '../../../src-shared/inspect/signingView';
 import type { BuildAnswer, UnsignedTxJson, UserRequest } from '../wallet/sendBuild';
+import { moneyFlowOf } from './moneyFlow';
 import { requestChecks } from './requestChecks';
 import type { ReviewCheck, ReviewItem } from './reviewStore';
 
@@ -59,6 +60,8 @@ export function reviewTransaction(input: {
   askedBy?: string;
   /** The GET /settings answer the app loaded. */
   settings: unknown;
+  /** Dollars per whole unit of a currency (BNB for WBNB), for the dollar values beside amounts; null for none. */
+  usdPerUnit?: (address: Address) => number | null;
   now?: number;
 }): ReviewItem {
   const { answer, tx, step, wallet } = input;
@@ -115,6 +118,17 @@ export function reviewTransaction(input: {
     title: summary ? headlineOf(summary, settings.known, tokens) : 'A transaction the app cannot decode',
     ...(summary ? { contract: summary.contractLabel, fn: summary.function ?? 'unknown function' } : {}),
     fields: summary ? fieldsOf(summary) : [],
+    ...(summary
+      ? {
+          flow: moneyFlowOf(
+            summary,
+            settings.known,
+            tokens,
+            input.usdPerUnit ?? (() => null),
+            prepared?.ok ? BigInt(prepared.tx.gas) * BigInt(prepared.tx.maxFeePerGas) : null,
+          ),
+        }
+      : {}),
     checks,
     warnings: summary ? interestWarnings(summary, input.choice, claims, settings.known, tokens) : [],
     ...(prepared?.ok
