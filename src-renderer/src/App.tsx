@@ -10,6 +10,7 @@ import { RequestsPage } from './pages/RequestsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TokenPage } from './pages/TokenPage';
 import { ReviewScreen } from './review/ReviewScreen';
+import { useDocumentTitle } from './router/documentTitle';
 import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
 import { useSettingsStore } from './store/settingsStore';
@@ -61,6 +62,7 @@ export function App() {
   const route = useRouter((store) => store.route);
   const signer = useWallet(activeAddress);
   const refreshWallet = useWallet((store) => store.refresh);
+  useDocumentTitle(route);
 
   useEffect(() => {
     void loadSettings();
