@@ -4,8 +4,23 @@ import { build } from 'vite';
 /**
  * Builds the web UI once for the whole run (the browser tests serve it), as `npm start` serves it in headless mode.
  * Set SKIP_WEB_BUILD=1 to reuse out/web while iterating on tests only.
+ *
+ * Vitest sets NODE_ENV=test, and Vite (through React's own `process.env.NODE_ENV` checks) would then bundle React's
+ * development build: the browser tests would judge slower pages with dev-only warnings that users never run. So the
+ * build runs in production mode with NODE_ENV=production, put back afterwards for the tests themselves.
  */
 export default async function setup(): Promise<void> {
   if (process.env.SKIP_WEB_BUILD === '1') return;
-  await build({ configFile: join(import.meta.dirname, '..', 'vite.web.config.ts'), logLevel: 'warn' });
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: join(import.meta.dirname, '..', 'vite.web.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }

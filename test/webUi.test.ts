@@ -44,3 +44,18 @@ it('shows the network and every contract address from /settings in a real browse
   // The page's own CSP and code run without errors.
   expect(failures).toEqual([]);
 });
+
+it("serves React's production build, as users get it, not the development one vitest's NODE_ENV would pick", async () => {
+  if (!service) throw new Error('setup failed');
+  const index = await (await fetch(`${service.origin}/`)).text();
+  const scripts = [...index.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]);
+  expect(scripts.length).toBeGreaterThan(0);
+  const bundle = (await Promise.all(scripts.map(async (src) => (await fetch(`${service?.origin}${src}`)).text()))).join(
+    '\n',
+  );
+  // Production React throws its errors by number; the development build carries these warnings in full.
+  expect(bundle).toContain('Minified React error');
+  expect(bundle).not.toContain('Each child in a list should have a unique "key" prop');
+  expect(bundle).not.toContain('validateDOMNesting');
+  expect(bundle).not.toContain('react-dom-client.development');
+});

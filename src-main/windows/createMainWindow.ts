@@ -22,7 +22,12 @@ export function createMainWindow({ apiBase, appUrl }: MainWindowOptions): Browse
     width: 1280,
     height: 840,
     show: false,
+    // Only until the page loads: the renderer names each page in document.title ("Launches · Launchpad Companion"),
+    // and with no 'page-title-updated' handler here the window follows it.
     title: 'Launchpad Companion',
+    // Beside out/ under the same root as the preload, in `electron-vite dev` as in a build (Linux and Windows use it;
+    // macOS takes the bundle's icon).
+    icon: join(app.getAppPath(), 'resources/icon.png'),
     webPreferences: {
       // app.getAppPath() is the project (or asar) root, so this holds whatever the main bundle's layout is.
       preload: join(app.getAppPath(), 'out/preload/index.cjs'),

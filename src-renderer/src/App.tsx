@@ -9,6 +9,7 @@ import { RequestsPage } from './pages/RequestsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TokenPage } from './pages/TokenPage';
 import { ReviewScreen } from './review/ReviewScreen';
+import { useDocumentTitle } from './router/documentTitle';
 import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
 import { HeaderSearch } from './shell/HeaderSearch';
@@ -73,6 +74,7 @@ export function App() {
   const loadSettings = useSettingsStore((store) => store.load);
   const route = useRouter((store) => store.route);
   const refreshWallet = useWallet((store) => store.refresh);
+  useDocumentTitle(route);
 
   useEffect(() => {
     void loadSettings();

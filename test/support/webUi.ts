@@ -38,12 +38,26 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** The window a page is opened in: its size, and the colour scheme the system asks for. */
+export interface AppLook {
+  viewport?: { width: number; height: number };
+  colorScheme?: 'light' | 'dark';
+}
+
 /**
  * A page of the app opened with the run's token (as the address `npm start` prints), collecting console errors so a
  * test can expect none.
  */
-export async function openApp(browser: Browser, origin: string, path = '/'): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+export async function openApp(
+  browser: Browser,
+  origin: string,
+  path = '/',
+  look: AppLook = {},
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({
+    viewport: look.viewport ?? { width: 1280, height: 900 },
+    colorScheme: look.colorScheme ?? 'light',
+  });
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());

@@ -144,6 +144,7 @@ export function InspectPage() {
         <input
           type="file"
           accept="application/json,.json,.txt"
+          aria-label="Open a build or transaction file"
           data-testid="inspect-file"
           onChange={(event) => {
             const file = event.target.files?.[0];
@@ -155,6 +156,7 @@ export function InspectPage() {
         className="inspect-input"
         rows={10}
         spellCheck={false}
+        aria-label="The build or unsigned transaction to inspect"
         data-testid="inspect-input"
         value={text}
         onChange={(event) => setText(event.target.value)}
@@ -175,6 +177,7 @@ export function InspectPage() {
             className="inspect-input"
             rows={5}
             spellCheck={false}
+            aria-label="The network's GET /settings answer"
             data-testid="inspect-settings"
             value={pastedSettings}
             onChange={(event) => setPastedSettings(event.target.value)}

@@ -16,6 +16,7 @@ import { TokenFacts } from '../components/TokenFacts';
 import { TokenTradePanel } from '../components/TokenTradePanel';
 import { TokenTradesTable } from '../components/TokenTradesTable';
 import { failureOf } from '../failureOf';
+import { useTitleSubject } from '../router/documentTitle';
 import { useRouter } from '../router/routes';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
@@ -76,6 +77,8 @@ function TokenView({ address }: { address: string }) {
   useEffect(() => {
     void loadBalances();
   }, [loadBalances]);
+
+  useTitleSubject(token.value?.symbol ?? null);
 
   const onTraded = useCallback(() => {
     void loadTrades();
