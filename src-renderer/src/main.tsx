@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
+import './legacy.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
