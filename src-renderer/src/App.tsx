@@ -62,7 +62,7 @@ function NetworkBadge() {
       title={`Chain id ${chainId}`}
     >
       <span data-testid="network">{network}</span>
-      <span className="font-normal opacity-75">
+      <span className="font-normal">
         <span className="sr-only">chain id </span>
         <span data-testid="chain-id">{chainId}</span>
       </span>

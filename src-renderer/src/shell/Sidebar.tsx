@@ -36,7 +36,7 @@ export function Sidebar({ badges = {} }: { badges?: Partial<Record<Route['page']
       <div className="sticky top-0 flex flex-col">
         <Link
           to="/"
-          className="flex h-14 items-center gap-2.5 border-b border-line px-4 text-fg hover:no-underline"
+          className="flex h-14 items-center gap-2.5 border-b border-line px-4 text-fg no-underline"
           title="Launchpad Companion"
         >
           <span className="inline-flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-fg">
@@ -56,7 +56,7 @@ export function Sidebar({ badges = {} }: { badges?: Partial<Record<Route['page']
                 title={label}
                 current={current}
                 className={cn(
-                  'relative flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium hover:no-underline',
+                  'relative flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium no-underline',
                   current ? 'bg-primary-soft text-link' : 'text-muted hover:bg-raised hover:text-fg',
                 )}
               >

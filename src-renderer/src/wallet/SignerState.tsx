@@ -83,7 +83,7 @@ export function SignerChip() {
     const Icon = injected ? Wallet : status?.active === 'ledger' ? Usb : KeyRound;
     const how = injected ? 'browser wallet' : status?.active === 'ledger' ? 'Ledger' : 'local key';
     return (
-      <Link to="/settings" testId="signer-badge" className={cn(chip, 'text-fg hover:bg-raised hover:no-underline')}>
+      <Link to="/settings" testId="signer-badge" className={cn(chip, 'text-fg hover:bg-raised no-underline')}>
         <Icon size={15} aria-hidden="true" />
         <span className="tabular">{shortAddress(address)}</span>
         <span className="sr-only">, signing with the {how}</span>
@@ -111,7 +111,7 @@ export function SignerChip() {
     );
   }
   return (
-    <Link to="/settings" testId="signer-badge" className={cn(chip, 'text-link hover:bg-raised hover:no-underline')}>
+    <Link to="/settings" testId="signer-badge" className={cn(chip, 'text-link hover:bg-raised no-underline')}>
       <KeyRound size={15} aria-hidden="true" />
       {available ? 'Set up a signer' : 'Read only'}
     </Link>
