@@ -19,6 +19,11 @@ describe('formatAmount', () => {
     expect(formatAmount(1234565n * 10n ** 12n, 18, { significant: 6 })).toBe('1.23457');
     expect(formatAmount(1234564n * 10n ** 12n, 18, { significant: 6 })).toBe('1.23456');
     expect(formatAmount(9999995n * 10n ** 12n, 18, { significant: 6 })).toBe('10');
+    // A floor never reads more than it is, a ceiling never less.
+    expect(formatAmount(24172230959597294766329134n, 18, { significant: 6, round: 'down' })).toBe('24,172,200');
+    expect(formatAmount(1234565n * 10n ** 12n, 18, { significant: 6, round: 'down' })).toBe('1.23456');
+    expect(formatAmount(1234561n * 10n ** 12n, 18, { significant: 6, round: 'up' })).toBe('1.23457');
+    expect(formatAmount(1234560n * 10n ** 12n, 18, { significant: 6, round: 'up' })).toBe('1.23456');
   });
 
   it('counts the zeros of a tiny price in subscript', () => {

@@ -20,6 +20,11 @@ export interface AmountFormat {
   significant?: number;
   /** Write 1,000 and above as 1.23K, 4.56M, 7.89B, 1.2T (with `significant` capped at 4). */
   compact?: boolean;
+  /**
+   * How the dropped digits round: to the nearest (default); `down` for a floor (what you get at least must never read
+   * more than it is); `up` for a ceiling (what you pay at most must never read less).
+   */
+  round?: 'nearest' | 'down' | 'up';
 }
 
 /**
@@ -33,7 +38,7 @@ export function formatAmount(wei: bigint, decimals: number, format: AmountFormat
   if (wei < 0n) return `-${formatAmount(-wei, decimals, format)}`;
   if (wei === 0n) return '0';
   const significant = Math.max(1, Math.min(format.significant ?? 6, format.compact ? 4 : 18));
-  const rounded = roundSignificant(wei, significant);
+  const rounded = roundSignificant(wei, significant, format.round);
   if (format.compact) {
     // The unit is chosen after rounding, so 999,950 reads 1M rather than 1000K.
     for (const { exponent, suffix } of UNITS) {
@@ -108,13 +113,14 @@ export function usdValue(wei: bigint, decimals: number, usdPerUnit: number | nul
   return (wei < 0n ? -units : units) * usdPerUnit;
 }
 
-/** `wei` rounded half up to `significant` significant digits, still in wei. */
-function roundSignificant(wei: bigint, significant: number): bigint {
+/** `wei` rounded to `significant` significant digits (half up, or toward zero, or away from it), still in wei. */
+function roundSignificant(wei: bigint, significant: number, round: AmountFormat['round'] = 'nearest'): bigint {
   const length = wei.toString().length;
   if (length <= significant) return wei;
   const unit = 10n ** BigInt(length - significant);
-  const kept = wei / unit + ((wei % unit) * 2n >= unit ? 1n : 0n);
-  return kept * unit;
+  const rest = wei % unit;
+  const up = round === 'up' ? rest > 0n : round === 'nearest' ? rest * 2n >= unit : false;
+  return (wei / unit + (up ? 1n : 0n)) * unit;
 }
 
 /** The whole and fraction digits of `wei` / 10^decimals, the fraction without trailing zeros. */

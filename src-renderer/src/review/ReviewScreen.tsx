@@ -190,7 +190,7 @@ function MoneyBlock({ flow }: { flow: MoneyFlow }) {
         <div className={row} data-testid="review-pay">
           <dt className="text-sm text-muted">{flow.pay.label}</dt>
           <dd className="text-right text-base font-semibold">
-            <Amount {...flow.pay.amount} stacked />
+            <Amount {...flow.pay.amount} round={flow.pay.label === 'You pay' ? 'nearest' : 'up'} stacked />
           </dd>
         </div>
       )}
@@ -198,7 +198,7 @@ function MoneyBlock({ flow }: { flow: MoneyFlow }) {
         <div className={row} data-testid="review-get">
           <dt className="text-sm text-muted">{flow.get.label}</dt>
           <dd className="text-right text-base font-semibold text-up">
-            <Amount {...flow.get.amount} stacked />
+            <Amount {...flow.get.amount} round={flow.get.label === 'You get' ? 'nearest' : 'down'} stacked />
           </dd>
         </div>
       )}
@@ -208,7 +208,14 @@ function MoneyBlock({ flow }: { flow: MoneyFlow }) {
           {flow.networkFeeWei === null ? (
             <span className="text-muted">set by your wallet</span>
           ) : (
-            <Amount wei={flow.networkFeeWei} decimals={18} symbol="BNB" usdPerUnit={flow.usdPerBnb} significant={4} />
+            <Amount
+              wei={flow.networkFeeWei}
+              decimals={18}
+              symbol="BNB"
+              usdPerUnit={flow.usdPerBnb}
+              significant={4}
+              round="up"
+            />
           )}
         </dd>
       </div>

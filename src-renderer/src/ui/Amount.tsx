@@ -11,6 +11,8 @@ interface AmountProps {
   /** Significant digits (4 to 6 in summaries). */
   significant?: number;
   compact?: boolean;
+  /** `down` for a floor (get at least), `up` for a ceiling (pay at most); nearest otherwise. */
+  round?: 'nearest' | 'down' | 'up';
   testId?: string;
   className?: string;
   /** The dollar value under the amount instead of after it. */
@@ -28,6 +30,7 @@ export function Amount({
   usdPerUnit,
   significant,
   compact,
+  round,
   testId,
   className,
   stacked,
@@ -43,7 +46,7 @@ export function Amount({
       className={cn('tabular whitespace-nowrap', stacked && 'inline-flex flex-col items-end leading-tight', className)}
     >
       <span>
-        {formatAmount(value, decimals, { significant, compact })}
+        {formatAmount(value, decimals, { significant, compact, round })}
         {symbol && <span className="ml-1 text-muted">{symbol}</span>}
       </span>
       {usd !== null && (
