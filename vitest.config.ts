@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     pool: 'forks',
-    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
