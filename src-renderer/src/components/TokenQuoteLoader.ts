@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Address } from 'viem';
-import type { ApiError } from '../api/getJson';
+import type { ApiError } from '../api/apiRequestError';
 import { type Exact, fetchQuote, type Side, type TradeQuote } from '../api/tokens';
 import { failureOf } from '../failureOf';
 

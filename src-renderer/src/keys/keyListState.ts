@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { ApiRequestError } from '../api/getJson';
+import { ApiRequestError } from '../api/apiRequestError';
 import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 import { type KeyEntry, listKeys } from './keysApi';

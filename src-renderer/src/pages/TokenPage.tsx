@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type Address, getAddress, isAddress } from 'viem';
-import type { ApiError } from '../api/getJson';
+import type { ApiError } from '../api/apiRequestError';
 import {
   type Balances,
   fetchBalances,
