@@ -1,7 +1,8 @@
 import { type Address, type Chain, defineChain } from 'viem';
 import { bsc, bscTestnet } from 'viem/chains';
+import type { NetworkName } from '../../src-shared/appChannelTypes';
 
-export type NetworkName = 'devnet' | 'testnet' | 'mainnet';
+export type { NetworkName };
 export const NETWORK_NAMES: readonly NetworkName[] = ['devnet', 'testnet', 'mainnet'];
 
 export const devnetChain = defineChain({

@@ -1,12 +1,14 @@
 import { type Address, getAddress, type Hex } from 'viem';
 import { z } from 'zod';
-import type { NetworkName } from '../chain/networks';
+import { APP_OPERATIONS, type AppInfo, type AppOperation } from '../../src-shared/appChannelTypes';
 import { SignerError } from '../signer/signerError';
 import type { Signers } from '../signer/signers';
 import type { ActivityStore } from '../store/activityStore';
 import { readAppSettings, writeAppSettings } from '../store/appSettingsFile';
 import type { TransactionSender, UnsignedTx } from './transactionSender';
 import { WalletError } from './walletError';
+
+export type { AppInfo, AppOperation };
 
 /** What the app's own UI may ask main for: its signers, sending, and the activity list. Never served to bots. */
 export interface AppChannel {
@@ -20,20 +22,6 @@ export interface AppChannelFailure {
   fix?: string;
   /** The same request can succeed later unchanged (a Ledger busy with another program). */
   retry?: boolean;
-}
-
-export interface AppInfo {
-  /** Where Settings are saved for the next start; null when this run saves none. */
-  settingsFile: string | null;
-  network: NetworkName;
-  chainId: number;
-  rpcUrl: string | null;
-  dataDir: string;
-  rateLimits: boolean;
-  /** Whether other people's launch metadata and logos are fetched (each fetch shows this machine's IP to them). */
-  thirdPartyFetches: boolean;
-  /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
-  ledgerPaths: { live: string; legacy: string };
 }
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an address is 0x and 40 hex digits');
@@ -112,7 +100,7 @@ const OPERATIONS = {
       message: 'testnet and mainnet need an RPC URL',
       path: ['rpcUrl'],
     }),
-} as const;
+} as const satisfies Record<AppOperation, z.ZodType>;
 
 /** A transaction from the page, its amounts as bigints. */
 function unsignedOf(tx: z.infer<typeof unsignedTx>): UnsignedTx {
@@ -124,9 +112,6 @@ function unsignedOf(tx: z.infer<typeof unsignedTx>): UnsignedTx {
     ...(tx.gas === undefined ? {} : { gas: BigInt(tx.gas) }),
   };
 }
-
-export type AppOperation = keyof typeof OPERATIONS;
-export const APP_OPERATIONS = Object.keys(OPERATIONS) as AppOperation[];
 
 export class AppChannelError extends Error {
   constructor(readonly failure: AppChannelFailure) {

@@ -1,6 +1,6 @@
 import { type Address, type Hex, isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { LedgerConfiguration } from './ledger/ledgerConfiguration';
+import type { LedgerConfiguration, SignerStatus } from '../../src-shared/appChannelTypes';
 import { type KeyCipher, WrongPassphraseError } from './localKey/keyCipher';
 import {
   deleteLocalKey,
@@ -14,6 +14,8 @@ import type { SignableTransaction, Signer } from './signer';
 import { SignerError } from './signerError';
 import { SignerQueue } from './signerQueue';
 
+export type { SignerStatus };
+
 /** What the Ledger side offers the Signers: a signer on a path, and the addresses along a path template. */
 export interface LedgerAccess {
   /** Runs `use` with a signer on `path` over a freshly opened transport, closed afterwards whatever happens. */
@@ -23,22 +25,6 @@ export interface LedgerAccess {
   configuration(): Promise<LedgerConfiguration>;
   /** Maps a device or transport failure to a SignerError (locked, app not open, rejected...). */
   toSignerError(cause: unknown): SignerError | undefined;
-}
-
-export interface SignerStatus {
-  /** Which signer signs now; null until a local key is unlocked or a Ledger account chosen. */
-  active: 'local' | 'ledger' | null;
-  /** The active signer's address. */
-  address: Address | null;
-  localKey: { address: Address; unlocked: boolean; needsPassphrase: boolean } | null;
-  ledger: { path: string; address: Address } | null;
-  /**
-   * What the Ledger's Ethereum app last said of itself (when an account was chosen, or asked with
-   * ledgerConfiguration): blind signing off means every contract call will be refused until it is turned on.
-   */
-  ledgerApp: LedgerConfiguration | null;
-  /** Requests waiting for the signer (a Ledger waiting for the person counts). */
-  queued: number;
 }
 
 export const MIN_PASSPHRASE_LENGTH = 8;

@@ -1,30 +1,8 @@
 import type { Address, Hex } from 'viem';
+import type { ActivityEntry, ActivityStatus } from '../../src-shared/appChannelTypes';
 import type { Db } from './openDatabase';
 
-export type ActivityStatus = 'signing' | 'signed' | 'sent' | 'confirmed' | 'reverted' | 'failed';
-
-/** One thing the app signed (and sent) for the person. Amounts are wei strings, as stored. */
-export interface ActivityEntry {
-  id: string;
-  groupId: string;
-  step: string;
-  kind: string;
-  title: string;
-  wallet: Address;
-  chainId: number;
-  to: Address | null;
-  data: Hex | null;
-  value: string | null;
-  message: string | null;
-  nonce: number | null;
-  hash: Hex | null;
-  status: ActivityStatus;
-  error: string | null;
-  block: number | null;
-  gasUsed: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { ActivityEntry, ActivityStatus };
 
 interface Row {
   id: string;

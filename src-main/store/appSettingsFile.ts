@@ -1,24 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { NetworkName } from '../chain/networks';
+import type { NetworkName, SavedAppSettings } from '../../src-shared/appChannelTypes';
 
-/**
- * What the person chose in Settings that takes effect at the next start: the network and its RPC, where data lives,
- * the loopback rate limits, the Ledger path, and whether other people's launch logos are fetched. Flags and
- * environment variables still win over it.
- */
-export interface SavedAppSettings {
-  network?: NetworkName;
-  rpcUrl?: string | null;
-  dataDir?: string | null;
-  rateLimits?: boolean;
-  ledgerTemplate?: 'live' | 'legacy';
-  /**
-   * Whether the app fetches the metadata and logos of launches other people made (default true). Each fetch shows
-   * this computer's IP address to whoever launched; off, those launches show no logo.
-   */
-  thirdPartyFetches?: boolean;
-}
+export type { SavedAppSettings };
 
 /** The saved settings, or none when the file is missing or unreadable (an unreadable file is never overwritten silently). */
 export function readAppSettings(file: string): { settings: SavedAppSettings; problem?: string } {

@@ -1,4 +1,4 @@
-import { type ApiError, ApiRequestError } from './api/getJson';
+import { type ApiError, ApiRequestError } from './api/apiRequestError';
 import { AppChannelRequestError } from './wallet/appChannel';
 
 /**

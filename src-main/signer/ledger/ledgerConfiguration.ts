@@ -1,16 +1,6 @@
 import type Transport from '@ledgerhq/hw-transport';
+import type { LedgerConfiguration } from '../../../src-shared/appChannelTypes';
 import { LedgerError, toLedgerError } from './ledgerErrors';
-
-/** What the Ethereum app on the device says of itself. */
-export interface LedgerConfiguration {
-  /**
-   * Whether the app signs transactions whose contract data it cannot decode ("Blind signing" in its settings). Off on
-   * a new device, and every trade, launch and approval here is such a transaction.
-   */
-  blindSigning: boolean;
-  /** The Ethereum app's version, e.g. "1.22.0". */
-  version: string;
-}
 
 const CLA = 0xe0;
 const INS_GET_APP_CONFIGURATION = 0x06;

@@ -1,28 +1,13 @@
-import { apiBase } from './apiBase';
-import { getJson } from './getJson';
+import { answerOf, api } from './client';
+import type { components } from './schema';
 
 /** The spec's Launch list item (GET /launches). */
-export interface LaunchListItem {
-  token: string;
-  symbol: string;
-  name: string;
-  creator: string;
-  pool: string;
-  pair: string;
-  feeTier: number;
-  image: string | null;
-  launchedAt: string;
-  tx: string;
-  block: number;
-}
+export type LaunchListItem = components['schemas']['LaunchListItem'];
 
-export interface LaunchPage {
-  launches: LaunchListItem[];
-  /** Send as `after` to get only newer launches; null when the page is empty (keep the `after` sent). */
-  next: number | null;
-}
+/** `next`: send as `after` to get only newer launches; null when the page is empty (keep the `after` sent). */
+export type LaunchPage = components['schemas']['LaunchPage'];
 
 /** The newest launches (newest first), or with `after` every launch since that block (oldest first). */
 export function fetchLaunches(after?: number): Promise<LaunchPage> {
-  return getJson<LaunchPage>(after === undefined ? `${apiBase}/launches` : `${apiBase}/launches?after=${after}`);
+  return answerOf(api.GET('/launches', { params: { query: after === undefined ? {} : { after: String(after) } } }));
 }

@@ -1,9 +1,8 @@
-import type { Settings } from '../../../src-main/services/settingsService';
-import { apiBase } from './apiBase';
-import { getJson } from './getJson';
+import { answerOf, api } from './client';
+import type { components } from './schema';
 
-export type { Settings };
+export type Settings = components['schemas']['Settings'];
 
 export function fetchSettings(): Promise<Settings> {
-  return getJson<Settings>(`${apiBase}/settings`);
+  return answerOf(api.GET('/settings'));
 }

@@ -1,88 +1,21 @@
 import type { Address } from 'viem';
-import type { BuildAnswer } from '../wallet/sendBuild';
-import { apiBase } from './apiBase';
-import { getJson } from './getJson';
-import { postJson } from './postJson';
+import { answerOf, api } from './client';
+import type { components } from './schema';
 
-const enc = encodeURIComponent;
+type Schemas = components['schemas'];
 
-export interface Currency {
-  address: string;
-  symbol: string;
-  decimals: number;
-}
-
-/** The spec's Token (GET /tokens/{address}). */
-export interface TokenInfo {
-  address: Address;
-  pool: string;
-  creator: string;
-  symbol: string;
-  name: string;
-  fee: number;
-  decimals: number;
-  quote: Currency;
-  quoteIsBnb: boolean;
-}
-
-export interface TokenTrade {
-  tx: string;
-  block: number;
-  at: string;
-  side: 'buy' | 'sell';
-  trader: string;
-  pairWei: string;
-  tokenWei: string;
-  feeWei: string;
-  referrer: string | null;
-}
-
-export interface TokenMarket {
-  /** Pair wei for one whole token. */
-  priceWei: string;
-  marketCap: { amount: string; wei: string };
-  marketCapUsd: number | null;
-  pair: Currency;
-  supplyWei: string;
-}
-
-export interface TokenTrades {
-  trades: TokenTrade[];
-  market: TokenMarket;
-}
-
-export interface Balances {
-  wallet: string;
-  bnbWei: string;
-  token: Currency & { wei: string };
-  pair: Currency & { wei: string; native: boolean };
-}
-
-export type Side = 'buy' | 'sell';
-export type Exact = 'in' | 'out';
-
-interface Amount {
-  amount: string;
-  wei: string;
-  symbol: string;
-}
-
+/** The spec's Token (GET /tokens/{address}); its address is the one asked for, checksummed. */
+export type TokenInfo = Schemas['Token'] & { address: Address };
+export type Currency = TokenInfo['quote'];
+export type TokenTrade = Schemas['TokenTrade'];
+export type TokenMarket = Schemas['TokenMarket'];
+export type TokenTrades = Schemas['TokenTrades'];
+export type Balances = Schemas['Balances'];
 /** The quote columns of the spec's Trade. */
-export interface TradeQuote {
-  side: Side;
-  exact: Exact;
-  slippageBps: number;
-  pay: Amount;
-  receive: Amount;
-  limit: { amount: string; wei: string; kind: 'minReceive' | 'maxPay' };
-  siteFee: Amount & { bps: number };
-  priceImpactPct: number;
-}
-
-export interface TradeBuild extends TradeQuote, BuildAnswer {
-  wallet: string;
-  referrer: { address: string; bps: number } | null;
-}
+export type TradeQuote = Schemas['TradeQuote'];
+export type TradeBuild = Schemas['TradeBuild'];
+export type Side = TradeQuote['side'];
+export type Exact = TradeQuote['exact'];
 
 export interface TradeAsk {
   token: Address;
@@ -93,30 +26,25 @@ export interface TradeAsk {
 }
 
 /** The token's facts; UNKNOWN_TOKEN when this service did not launch it. */
-export function fetchToken(address: string): Promise<TokenInfo> {
-  return getJson(`${apiBase}/tokens/${enc(address)}`);
+export async function fetchToken(address: string): Promise<TokenInfo> {
+  return (await answerOf(api.GET('/tokens/{address}', { params: { path: { address } } }))) as TokenInfo;
 }
 
 /** The token's latest trades (newest first) and its market now. */
 export function fetchTokenTrades(address: string, limit: number): Promise<TokenTrades> {
-  return getJson(`${apiBase}/tokens/${enc(address)}/trades?limit=${limit}`);
+  return answerOf(
+    api.GET('/tokens/{address}/trades', { params: { path: { address }, query: { limit: String(limit) } } }),
+  );
 }
 
 /** Read from the chain, not the index, so a trade just confirmed shows at once. */
 export function fetchBalances(wallet: string, token: string): Promise<Balances> {
-  return getJson(`${apiBase}/balances?wallet=${enc(wallet)}&token=${enc(token)}`);
+  return answerOf(api.GET('/balances', { params: { query: { wallet, token } } }));
 }
 
 /** What the trade gets right now; sends nothing. */
 export function fetchQuote(ask: TradeAsk): Promise<TradeQuote> {
-  const query = new URLSearchParams({
-    token: ask.token,
-    side: ask.side,
-    amount: ask.amount,
-    exact: ask.exact,
-    slippageBps: String(ask.slippageBps),
-  });
-  return getJson(`${apiBase}/quote?${query}`);
+  return answerOf(api.GET('/quote', { params: { query: { ...ask, slippageBps: String(ask.slippageBps) } } }));
 }
 
 /**
@@ -125,5 +53,6 @@ export function fetchQuote(ask: TradeAsk): Promise<TradeQuote> {
  */
 export function buildTrade(wallet: Address, ask: TradeAsk, referrer: Address | null): Promise<TradeBuild> {
   const { side, ...body } = ask;
-  return postJson(`${apiBase}/build/${side}`, { wallet, ...body, ...(referrer ? { referrer } : {}) });
+  const path = side === 'buy' ? '/build/buy' : '/build/sell';
+  return answerOf(api.POST(path, { body: { wallet, ...body, ...(referrer ? { referrer } : {}) } }));
 }

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { Address } from 'viem';
-import type { ApiError } from '../api/getJson';
+import type { ApiError } from '../api/apiRequestError';
 import { type Exact, fetchQuote, type Side, type TradeQuote } from '../api/tokens';
 import { failureOf } from '../failureOf';
 
@@ -14,12 +15,11 @@ export interface QuoteState {
   loading: boolean;
 }
 
-const IDLE: QuoteState = { quote: null, error: null, loading: false };
-
 /**
- * The quote for what the form says, asked for once typing pauses. Only the answer to the latest input is shown: an
- * answer that comes back after the input changed is dropped. `amount` null means nothing to quote; bump `nonce` to
- * ask again for the same input (after a trade moved the price).
+ * The quote for what the form says, asked for once typing pauses. The input is the query's key, so an answer is
+ * only ever shown for the input it was asked for; while the next one is on its way the previous answer stays, marked
+ * `loading`. `amount` null means nothing to quote; bump `nonce` to ask again for the same input (after a trade moved
+ * the price).
  */
 export function useTokenQuote(
   token: Address,
@@ -29,29 +29,34 @@ export function useTokenQuote(
   slippageBps: number | null,
   nonce: number,
 ): QuoteState {
-  const [state, setState] = useState<QuoteState>(IDLE);
-  const latest = useRef(0);
+  const input = amount === null || slippageBps === null ? null : { token, side, exact, amount, slippageBps, nonce };
+  const inputKey = JSON.stringify(input);
+  const [asked, setAsked] = useState(input);
+  const askedKey = JSON.stringify(asked);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: nonce asks again for the same input
+  // biome-ignore lint/correctness/useExhaustiveDependencies: inputKey stands for input, which is new on every render
   useEffect(() => {
-    const id = ++latest.current;
-    if (amount === null || slippageBps === null) {
-      setState(IDLE);
+    if (input === null) {
+      setAsked(null);
       return;
     }
-    setState((shown) => ({ ...shown, loading: true }));
-    const timer = setTimeout(() => {
-      fetchQuote({ token, side, exact, amount, slippageBps }).then(
-        (quote) => {
-          if (id === latest.current) setState({ quote, error: null, loading: false });
-        },
-        (cause: unknown) => {
-          if (id === latest.current) setState({ quote: null, error: failureOf(cause), loading: false });
-        },
-      );
-    }, DEBOUNCE_MS);
+    const timer = setTimeout(() => setAsked(input), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [token, side, exact, amount, slippageBps, nonce]);
+  }, [inputKey]);
 
-  return state;
+  const query = useQuery({
+    queryKey: ['token', token, 'quote', asked],
+    queryFn: () => {
+      const { nonce: _, ...ask } = asked as NonNullable<typeof asked>;
+      return fetchQuote(ask);
+    },
+    enabled: asked !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+  if (input === null) return { quote: null, error: null, loading: false };
+  const loading = askedKey !== inputKey || query.isFetching;
+  if (query.error) return { quote: null, error: failureOf(query.error), loading };
+  return { quote: query.data ?? null, error: null, loading };
 }

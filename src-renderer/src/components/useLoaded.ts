@@ -1,29 +1,36 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 
+/** A key per load function: the pages memoize `load` on its inputs, so a new function is new data to load. */
+const keys = new WeakMap<() => Promise<unknown>, number>();
+let lastKey = 0;
+
+function keyOf(load: () => Promise<unknown>): number {
+  let key = keys.get(load);
+  if (key === undefined) {
+    key = ++lastKey;
+    keys.set(load, key);
+  }
+  return key;
+}
+
 /**
- * Loads what a page shows, again every `pollMs` when given, keeping the last good answer while a later one fails.
- * `load` should be stable (wrap it in useCallback): a new function means new data to load; null loads nothing.
+ * Loads what a page shows, again every `pollMs` when given (never two reads at once), keeping the last good answer
+ * while a later one fails. `load` should be stable (wrap it in useCallback): a new function means new data to load,
+ * and an answer to the old one is never shown for it; null loads nothing.
  */
 export function useLoaded<T>(load: (() => Promise<T>) | null, pollMs?: number) {
-  const [data, setData] = useState<T | null>(null);
-  const [failure, setFailure] = useState<WalletFailure | null>(null);
-  const reload = useCallback(async () => {
-    if (!load) return;
-    try {
-      setData(await load());
-      setFailure(null);
-    } catch (cause) {
-      setFailure(failureOf(cause));
-    }
-  }, [load]);
-  useEffect(() => {
-    if (!load) return;
-    void reload();
-    if (!pollMs) return;
-    const timer = setInterval(() => void reload(), pollMs);
-    return () => clearInterval(timer);
-  }, [load, reload, pollMs]);
-  return { data, failure, reload };
+  const query = useQuery({
+    queryKey: ['loaded', load ? keyOf(load) : 0],
+    queryFn: () => (load as () => Promise<T>)(),
+    enabled: load !== null,
+    refetchInterval: pollMs ?? false,
+    retry: false,
+  });
+  const failure: WalletFailure | null = query.error ? failureOf(query.error) : null;
+  const reload = async () => {
+    await query.refetch();
+  };
+  return { data: query.data ?? null, failure, reload };
 }

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { type CreatedKey, createKey, keyChallengeUrl } from './keysApi';
+import { type CreatedKey, createKey, fetchKeyChallenge } from './keysApi';
 import { signChallenge } from './signChallenge';
 
 /**
@@ -7,7 +7,7 @@ import { signChallenge } from './signChallenge';
  * message down on the review screen, and nothing is sent.
  */
 export async function createApiKey(wallet: Address, label: string): Promise<CreatedKey | 'rejected'> {
-  const signed = await signChallenge(keyChallengeUrl(wallet), { kind: 'key', title: 'Create an API key' });
+  const signed = await signChallenge(() => fetchKeyChallenge(wallet), { kind: 'key', title: 'Create an API key' });
   if (!signed) return 'rejected';
   return createKey(signed, label.trim());
 }

@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import type { Address } from 'viem';
-import { ApiRequestError } from '../api/getJson';
+import { ApiRequestError } from '../api/apiRequestError';
 import { failureOf } from '../failureOf';
 import type { WalletFailure } from '../wallet/walletStore';
 import { type KeyEntry, listKeys } from './keysApi';
@@ -34,4 +35,16 @@ export async function loadKeyList(wallet: Address): Promise<KeyListState> {
     if (reason) return { status: 'signed-out', reason };
     return { status: 'error', error: failureOf(cause) };
   }
+}
+
+/**
+ * The wallet's key list as a query keyed by the wallet, so a list read for another wallet never shows; `load` reads it
+ * again (after signing in or out, creating or revoking a key) and settles once the new list is shown.
+ */
+export function useKeyList(wallet: Address): { list: KeyListState; load: () => Promise<void> } {
+  const query = useQuery({ queryKey: ['keys', wallet], queryFn: () => loadKeyList(wallet), retry: false });
+  const load = async () => {
+    await query.refetch();
+  };
+  return { list: query.data ?? { status: 'loading' }, load };
 }

@@ -1,6 +1,7 @@
-import type { Challenge } from '../../../src-main/services/challenges';
-import { getJson } from '../api/getJson';
+import type { components } from '../api/schema';
 import { signWithReview } from '../wallet/sendBuild';
+
+export type Challenge = components['schemas']['Challenge'];
 
 export interface SignedChallenge {
   nonce: string;
@@ -13,10 +14,10 @@ export interface SignedChallenge {
  * caller sends nothing.
  */
 export async function signChallenge(
-  url: string,
+  fetchChallenge: () => Promise<Challenge>,
   review: { kind: string; title: string },
 ): Promise<SignedChallenge | null> {
-  const challenge = await getJson<Challenge>(url);
+  const challenge = await fetchChallenge();
   const signed = await signWithReview({ ...review, message: challenge.message });
   return signed ? { nonce: challenge.nonce, signature: signed.signature } : null;
 }

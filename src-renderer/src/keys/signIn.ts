@@ -1,17 +1,10 @@
 import type { Address } from 'viem';
-import { apiBase } from '../api/apiBase';
-import { deleteJson, postJson } from '../api/postJson';
+import { answerOf, api, authBase } from '../api/client';
+import type { components } from '../api/schema';
 import { signChallenge } from './signChallenge';
 
-/** Browser sign-in lives beside the v1 API, at /api/auth. */
-const authBase = apiBase.replace(/\/v1$/, '/auth');
-
 /** A browser session as the service answers it. */
-export interface SessionJson {
-  wallet: Address;
-  createdAt: string;
-  expiresAt: string;
-}
+export type SessionJson = components['schemas']['Session'] & { wallet: Address };
 
 /**
  * Signs this browser in as the wallet: a session challenge signed on the review screen starts a 30-day session held in
@@ -19,14 +12,14 @@ export interface SessionJson {
  * rejects the message.
  */
 export async function signIn(wallet: Address): Promise<SessionJson | null> {
-  const signed = await signChallenge(`${authBase}/challenge?address=${encodeURIComponent(wallet)}`, {
-    kind: 'session',
-    title: 'Sign in to manage your API keys',
-  });
+  const signed = await signChallenge(
+    () => answerOf(api.GET('/challenge', { baseUrl: authBase, params: { query: { address: wallet } } })),
+    { kind: 'session', title: 'Sign in to manage your API keys' },
+  );
   if (!signed) return null;
-  return postJson<SessionJson>(`${authBase}/session`, signed);
+  return (await answerOf(api.POST('/session', { baseUrl: authBase, body: signed }))) as SessionJson;
 }
 
 export function signOut(): Promise<{ signedOut: true }> {
-  return deleteJson(`${authBase}/session`);
+  return answerOf(api.DELETE('/session', { baseUrl: authBase }));
 }

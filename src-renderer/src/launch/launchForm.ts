@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ApiError } from '../api/getJson';
+import type { ApiError } from '../api/apiRequestError';
 import type { DraftRange } from './shapeDraft';
 import type { PresetName } from './shapePresets';
 

@@ -1,6 +1,9 @@
-import type { ShapeRange } from '../../../src-main/core/launch/shapes';
+import type { paths } from '../api/schema';
 
-export type { ShapeRange };
+type LaunchShape = paths['/build/launch']['post']['requestBody']['content']['application/json']['shape'];
+
+/** One range of a custom shape, as the launch body takes it. */
+export type ShapeRange = Extract<LaunchShape, readonly unknown[]>[number];
 
 export type PresetName = 'flat' | 'stepped' | 'steep';
 
@@ -8,7 +11,7 @@ export const PRESET_NAMES: readonly PresetName[] = ['flat', 'stepped', 'steep'];
 
 /**
  * The service's presets (SHAPE_PRESETS in src-main/core/launch/shapes.ts), repeated for drawing only: the renderer
- * imports nothing but types from main, and a launch with a preset sends just its name, so a drift here could only
+ * imports nothing from main, and a launch with a preset sends just its name, so a drift here could only
  * mislead the picture, never the launch.
  */
 export const SHAPE_PRESETS: Record<PresetName, readonly ShapeRange[]> = {

@@ -1,18 +1,13 @@
-import { apiBase } from '../api/apiBase';
-import { type ApiError, requestJson } from '../api/getJson';
+import type { ApiError } from '../api/apiRequestError';
+import { answerOf, api } from '../api/client';
+import type { components } from '../api/schema';
 
 /** The spec's image limits: these types, up to 5 MB. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** The answer of POST /media/image: `uri` (ipfs://<cid>) and `url` are both usable as a launch's `image`. */
-export interface StoredImage {
-  url: string;
-  uri: string;
-  cid: string;
-  type: 'png' | 'jpeg' | 'gif' | 'webp';
-  bytes: number;
-}
+export type StoredImage = components['schemas']['StoredImage'];
 
 /**
  * Why a picked file cannot be a logo, as the service's code, checked before sending 5 MB for nothing; null when it
@@ -38,11 +33,14 @@ export function imageFileProblem(file: { type: string; size: number }): ApiError
 
 /** Stores the file on the service: the raw bytes with the file's own Content-Type, as the upload route expects. */
 export function uploadImage(file: File): Promise<StoredImage> {
-  return requestJson<StoredImage>(`${apiBase}/media/image`, {
-    method: 'POST',
-    body: file,
-    headers: { 'content-type': file.type },
-  });
+  return answerOf(
+    api.POST('/media/image', {
+      // Typed as a string (binary) by the document; the File goes out as it is, with its own Content-Type.
+      body: file as never,
+      bodySerializer: () => file,
+      headers: { 'content-type': file.type },
+    }),
+  );
 }
 
 /** The file as a data: URL, for the preview (the page's CSP allows data: images, not blob: ones). */

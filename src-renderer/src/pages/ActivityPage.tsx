@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { ActivityEntry } from '../../../src-main/store/activityStore';
+import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { useLoaded } from '../components/useLoaded';
 import { age, displayUnits, shortAddress } from '../format';

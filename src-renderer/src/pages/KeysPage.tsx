@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
 import { CreatedKeyPanel } from '../keys/CreatedKeyPanel';
 import { CreateKeyForm } from '../keys/CreateKeyForm';
 import { KeyList } from '../keys/KeyList';
-import { type KeyListState, loadKeyList } from '../keys/keyListState';
+import { useKeyList } from '../keys/keyListState';
 import type { CreatedKey } from '../keys/keysApi';
 import { SignInPanel } from '../keys/SignInPanel';
 import { signOut } from '../keys/signIn';
@@ -22,13 +22,9 @@ function KeysOff() {
 }
 
 function KeysOf({ wallet }: { wallet: Address }) {
-  const [list, setList] = useState<KeyListState>({ status: 'loading' });
+  const { list, load } = useKeyList(wallet);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [signOutFailure, setSignOutFailure] = useState<WalletFailure | null>(null);
-  const load = useCallback(async () => setList(await loadKeyList(wallet)), [wallet]);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function leave() {
     setSignOutFailure(null);

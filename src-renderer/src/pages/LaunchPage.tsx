@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Address } from 'viem';
-import { ApiRequestError } from '../api/getJson';
+import { ApiRequestError } from '../api/apiRequestError';
 import type { Settings } from '../api/settings';
 import { ActionProgressView } from '../components/ActionProgressView';
 import { ErrorPanel } from '../components/ErrorPanel';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ApiError } from '../api/getJson';
+import type { ApiError } from '../api/apiRequestError';
 import { fetchLaunches, type LaunchListItem } from '../api/launches';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { LaunchList } from '../components/LaunchList';

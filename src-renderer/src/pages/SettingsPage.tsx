@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SavedAppSettings } from '../../../src-main/store/appSettingsFile';
+import type { SavedAppSettings } from '../../../src-shared/appChannelTypes';
 import type { Settings } from '../api/settings';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';

@@ -1,14 +1,8 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
 import { type Address, getAddress, isAddress } from 'viem';
-import type { ApiError } from '../api/getJson';
-import {
-  type Balances,
-  fetchBalances,
-  fetchToken,
-  fetchTokenTrades,
-  type TokenInfo,
-  type TokenTrades,
-} from '../api/tokens';
+import type { ApiError } from '../api/apiRequestError';
+import { fetchBalances, fetchToken, fetchTokenTrades, type TokenInfo } from '../api/tokens';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { PriceChart } from '../components/PriceChart';
 import { TokenBalances } from '../components/TokenBalances';
@@ -25,28 +19,9 @@ const TRADES_SHOWN = 100;
 /** How often the trades and the market are read again while the page is open. */
 const REFRESH_MS = 5000;
 
-/** A request's outcome: nothing yet, the answer, or the error. */
-type Loaded<T> = { value: T | null; error: ApiError | null };
-const NOTHING = { value: null, error: null };
-
-/** What `read` answers, read again by the returned function; only the latest read's answer is kept. */
-function useLoaded<T>(read: (() => Promise<T>) | null): [Loaded<T>, () => Promise<void>] {
-  const [state, setState] = useState<Loaded<T>>(NOTHING);
-  const latest = useRef(0);
-  const load = useCallback(async () => {
-    const id = ++latest.current;
-    if (!read) {
-      setState(NOTHING);
-      return;
-    }
-    try {
-      const value = await read();
-      if (id === latest.current) setState({ value, error: null });
-    } catch (cause) {
-      if (id === latest.current) setState((shown) => ({ value: shown.value, error: failureOf(cause) }));
-    }
-  }, [read]);
-  return [state, load];
+/** A query's outcome as the view shows it: the last good answer, and the error of the latest read if it failed. */
+function loaded<T>(query: UseQueryResult<T>): { value: T | null; error: ApiError | null } {
+  return { value: query.data ?? null, error: query.error ? failureOf(query.error) : null };
 }
 
 function TokenView({ address }: { address: string }) {
@@ -55,35 +30,36 @@ function TokenView({ address }: { address: string }) {
   const referrer: Address | null = r && isAddress(r, { strict: false }) ? getAddress(r) : null;
   const [now, setNow] = useState(() => Date.now());
 
-  const [token, loadToken] = useLoaded(useCallback(() => fetchToken(address), [address]));
-  const [trades, loadTrades] = useLoaded<TokenTrades>(
-    useCallback(() => fetchTokenTrades(address, TRADES_SHOWN), [address]),
-  );
-  const [balances, loadBalances] = useLoaded<Balances>(
-    useMemo(() => (wallet ? () => fetchBalances(wallet, address) : null), [address, wallet]),
-  );
+  const queryClient = useQueryClient();
+  const tokenQuery = useQuery({ queryKey: ['token', address], queryFn: () => fetchToken(address) });
+  const tradesQuery = useQuery({
+    queryKey: ['token', address, 'trades'],
+    queryFn: () => fetchTokenTrades(address, TRADES_SHOWN),
+    refetchInterval: REFRESH_MS,
+  });
+  const balancesQuery = useQuery({
+    queryKey: ['token', address, 'balances', wallet],
+    queryFn: () => fetchBalances(wallet as Address, address),
+    enabled: wallet !== null,
+  });
+  const token = loaded(tokenQuery);
+  const trades = loaded(tradesQuery);
+  const balances = loaded(balancesQuery);
+  const loadToken = tokenQuery.refetch;
+  const loadTrades = tradesQuery.refetch;
+  const loadBalances = balancesQuery.refetch;
 
   useEffect(() => {
-    void loadToken();
-  }, [loadToken]);
-  useEffect(() => {
-    void loadTrades();
-    const timer = setInterval(() => {
-      void loadTrades();
-      setNow(Date.now());
-    }, REFRESH_MS);
+    const timer = setInterval(() => setNow(Date.now()), REFRESH_MS);
     return () => clearInterval(timer);
-  }, [loadTrades]);
-  useEffect(() => {
-    void loadBalances();
-  }, [loadBalances]);
+  }, []);
 
   useTitleSubject(token.value?.symbol ?? null);
 
+  // A settled trade moves the market and the signer's balances: everything read about this token is read again.
   const onTraded = useCallback(() => {
-    void loadTrades();
-    void loadBalances();
-  }, [loadTrades, loadBalances]);
+    void queryClient.invalidateQueries({ queryKey: ['token', address] });
+  }, [queryClient, address]);
 
   if (token.error) {
     return <ErrorPanel title="Could not load this token" error={token.error} onRetry={() => void loadToken()} />;

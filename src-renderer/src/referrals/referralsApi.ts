@@ -1,38 +1,34 @@
 import type { Address } from 'viem';
-import type { LifetimeWeeks } from '../../../src-main/services/lifetimeWeeks';
-import type { ReferralRecords } from '../../../src-main/services/referralRecords';
-import { apiBase } from '../api/apiBase';
-import { getJson } from '../api/getJson';
-import { postJson } from '../api/postJson';
-import type { SignedChallenge } from '../keys/signChallenge';
+import { answerOf, api } from '../api/client';
+import type { components } from '../api/schema';
+import type { Challenge, SignedChallenge } from '../keys/signChallenge';
 import type { BuildAnswer } from '../wallet/sendBuild';
 
 /** The spec's Referrer record (GET /referrals/{address}). */
-export type ReferrerRecord = Awaited<ReturnType<ReferralRecords['record']>>;
+export type ReferrerRecord = components['schemas']['Referrer'] & { address: Address };
 export type Earnings = ReferrerRecord['instant']['earnings']['all'];
 /** A claim build; it never needs approval steps, so `requires` is added empty for sendBuild. */
-export type ClaimBuild = Awaited<ReturnType<LifetimeWeeks['buildClaim']>> & BuildAnswer;
+export type ClaimBuild = components['schemas']['ClaimBuild'] & BuildAnswer;
 
-const enc = encodeURIComponent;
-
-export function fetchReferrer(address: Address): Promise<ReferrerRecord> {
-  return getJson(`${apiBase}/referrals/${enc(address)}`);
+export async function fetchReferrer(address: Address): Promise<ReferrerRecord> {
+  return (await answerOf(api.GET('/referrals/{address}', { params: { path: { address } } }))) as ReferrerRecord;
 }
 
-export const referralChallengeUrl = (wallet: Address): string =>
-  `${apiBase}/referrals/challenge?address=${enc(wallet)}`;
+export function fetchReferralChallenge(wallet: Address): Promise<Challenge> {
+  return answerOf(api.GET('/referrals/challenge', { params: { query: { address: wallet } } }));
+}
 
-export function registerReferrer(signed: SignedChallenge): Promise<{ address: Address; registered: true }> {
-  return postJson(`${apiBase}/referrals/register`, signed);
+export function registerReferrer(signed: SignedChallenge): Promise<components['schemas']['Registration']> {
+  return answerOf(api.POST('/referrals/register', { body: signed }));
 }
 
 /** A link to one page of the app carrying the referrer; INVALID_PATH for a path that is not a page of the app. */
 export function fetchReferralLink(address: Address, path: string): Promise<{ link: string }> {
-  return getJson(`${apiBase}/referrals/${enc(address)}/link?path=${enc(path)}`);
+  return answerOf(api.GET('/referrals/{address}/link', { params: { path: { address }, query: { path } } }));
 }
 
 /** One claim of every claimable week of the wallet's own lifetime share. */
 export async function buildClaim(wallet: Address): Promise<ClaimBuild> {
-  const build = await postJson<Awaited<ReturnType<LifetimeWeeks['buildClaim']>>>(`${apiBase}/build/claim`, { wallet });
+  const build = await answerOf(api.POST('/build/claim', { body: { wallet } }));
   return { ...build, requires: [] };
 }

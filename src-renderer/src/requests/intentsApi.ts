@@ -1,40 +1,41 @@
 import type { Address } from 'viem';
-import type { Intent, IntentSource } from '../../../src-main/services/intents';
-import { apiBase } from '../api/apiBase';
-import { CSRF_HEADER } from '../api/csrfHeader';
-import { requestJson } from '../api/getJson';
-import { postJson } from '../api/postJson';
+import { answerOf, api } from '../api/client';
+import type { components } from '../api/schema';
 import { appRunToken } from '../wallet/appChannel';
 
-export type { Intent, IntentSource };
-
-const enc = encodeURIComponent;
+export type Intent = components['schemas']['Intent'];
+export type IntentSource = components['schemas']['IntentSource'];
 
 /**
  * A wallet's requests answer only the app, a key of the wallet, or its signed-in browser: this page sends the run's
- * token when it has it, and the CSRF header that lets its sign-in count otherwise (reads included).
+ * token when it has it, beside the CSRF header every request of the client carries (so its sign-in counts otherwise).
  */
 async function credentials(): Promise<Record<string, string>> {
   const token = await appRunToken();
-  return { ...CSRF_HEADER, ...(token ? { 'x-app-token': token } : {}) };
+  return token ? { 'x-app-token': token } : {};
 }
 
 /** The wallet's prepared requests, newest first. */
 export async function listIntents(wallet: Address): Promise<Intent[]> {
-  const url = `${apiBase}/intents?wallet=${enc(wallet)}`;
-  return (await requestJson<{ intents: Intent[] }>(url, { headers: await credentials() })).intents;
+  const headers = await credentials();
+  return (await answerOf(api.GET('/intents', { params: { query: { wallet } }, headers }))).intents;
 }
 
 /** Builds the request exactly as its build endpoint would; the answer's `build` is what goes to review. */
 export async function buildIntent(id: string): Promise<Intent> {
-  return postJson(`${apiBase}/intents/${enc(id)}/build`, {}, await credentials());
+  // The document declares no body here, but the service reads every POST as a JSON object (jsonBody middleware).
+  const init = { params: { path: { id } }, body: {} as never, headers: await credentials() };
+  return answerOf(api.POST('/intents/{id}/build', init));
 }
 
 export async function rejectIntent(id: string): Promise<Intent> {
-  return postJson(`${apiBase}/intents/${enc(id)}/reject`, { reason: 'turned down in the app' }, await credentials());
+  const headers = await credentials();
+  const body = { reason: 'turned down in the app' };
+  return answerOf(api.POST('/intents/{id}/reject', { params: { path: { id } }, body, headers }));
 }
 
 /** Tells the bot's side which transaction fulfilled the request; the service checks it on chain. */
 export async function reportIntentSent(id: string, hash: string): Promise<Intent> {
-  return postJson(`${apiBase}/intents/${enc(id)}/sent`, { hash }, await credentials());
+  const headers = await credentials();
+  return answerOf(api.POST('/intents/{id}/sent', { params: { path: { id } }, body: { hash }, headers }));
 }

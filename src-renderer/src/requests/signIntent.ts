@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { ApiRequestError } from '../api/getJson';
+import { ApiRequestError } from '../api/apiRequestError';
 import { type ActionProgress, type BuildAnswer, sendBuild } from '../wallet/sendBuild';
 import { intentSourceText } from './intentSourceText';
 import { buildIntent, type Intent, reportIntentSent } from './intentsApi';

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { AppInfo } from '../../../src-main/services/appChannel';
-import type { SavedAppSettings } from '../../../src-main/store/appSettingsFile';
+import type { AppInfo, SavedAppSettings } from '../../../src-shared/appChannelTypes';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
 import { invoke } from '../wallet/appChannel';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { type ApiError, ApiRequestError } from '../api/getJson';
+import { type ApiError, ApiRequestError } from '../api/apiRequestError';
 import { fetchSettings, type Settings } from '../api/settings';
 
 export type SettingsState =

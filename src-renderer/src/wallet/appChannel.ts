@@ -1,4 +1,4 @@
-import type { AppOperation } from '../../../src-main/services/appChannel';
+import type { AppOperation } from '../../../src-shared/appChannelTypes';
 
 /** A refused app-channel operation, as main describes it. */
 export class AppChannelRequestError extends Error {

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { ActivityEntry } from '../../../src-main/store/activityStore';
+import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
 import type { FilledTxJson } from '../../../src-shared/inspect/signingView';
 import { failureOf } from '../failureOf';
 import { reviewChallenge } from '../review/reviewMessage';

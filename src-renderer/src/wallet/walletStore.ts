@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
 import { create } from 'zustand';
-import type { AppInfo } from '../../../src-main/services/appChannel';
-import type { SignerStatus } from '../../../src-main/signer/signers';
+import type { AppInfo, SignerStatus } from '../../../src-shared/appChannelTypes';
 import { failureOf } from '../failureOf';
 import { appChannelAvailable, invoke } from './appChannel';
 

@@ -1,0 +1,113 @@
+/**
+ * What main and the app's own UI say to each other over the app channel (IPC in Electron, /app headless), which the
+ * OpenAPI document does not cover: it is never served to bots. Main defines its answers with these types and the
+ * renderer reads them, so the renderer needs nothing from src-main.
+ */
+
+type Address = `0x${string}`;
+type Hex = `0x${string}`;
+
+export type NetworkName = 'devnet' | 'testnet' | 'mainnet';
+
+/** Every operation the channel takes; main validates each one's input with its own zod schema. */
+export const APP_OPERATIONS = [
+  'app.info',
+  'signer.status',
+  'signer.importKey',
+  'signer.unlock',
+  'signer.lock',
+  'signer.forget',
+  'signer.use',
+  'ledger.addresses',
+  'ledger.use',
+  'tx.prepare',
+  'ledger.configuration',
+  'tx.send',
+  'tx.wait',
+  'message.sign',
+  'activity.list',
+  'settings.get',
+  'settings.save',
+] as const;
+
+export type AppOperation = (typeof APP_OPERATIONS)[number];
+
+export interface AppInfo {
+  /** Where Settings are saved for the next start; null when this run saves none. */
+  settingsFile: string | null;
+  network: NetworkName;
+  chainId: number;
+  rpcUrl: string | null;
+  dataDir: string;
+  rateLimits: boolean;
+  /** Whether other people's launch metadata and logos are fetched (each fetch shows this machine's IP to them). */
+  thirdPartyFetches: boolean;
+  /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
+  ledgerPaths: { live: string; legacy: string };
+}
+
+/** The settings saved for the next start (app-settings.json); each one missing takes its default. */
+export interface SavedAppSettings {
+  network?: NetworkName;
+  rpcUrl?: string | null;
+  dataDir?: string | null;
+  rateLimits?: boolean;
+  ledgerTemplate?: 'live' | 'legacy';
+  /**
+   * Whether the app fetches the metadata and logos of launches other people made (default true). Each fetch shows
+   * this computer's IP address to whoever launched; off, those launches show no logo.
+   */
+  thirdPartyFetches?: boolean;
+}
+
+/** What the Ethereum app on the device says of itself. */
+export interface LedgerConfiguration {
+  /**
+   * Whether the app signs transactions whose contract data it cannot decode ("Blind signing" in its settings). Off on
+   * a new device, and every trade, launch and approval here is such a transaction.
+   */
+  blindSigning: boolean;
+  /** The Ethereum app's version, e.g. "1.22.0". */
+  version: string;
+}
+
+export interface SignerStatus {
+  /** Which signer signs now; null until a local key is unlocked or a Ledger account chosen. */
+  active: 'local' | 'ledger' | null;
+  /** The active signer's address. */
+  address: Address | null;
+  localKey: { address: Address; unlocked: boolean; needsPassphrase: boolean } | null;
+  ledger: { path: string; address: Address } | null;
+  /**
+   * What the Ledger's Ethereum app last said of itself (when an account was chosen, or asked with
+   * ledgerConfiguration): blind signing off means every contract call will be refused until it is turned on.
+   */
+  ledgerApp: LedgerConfiguration | null;
+  /** Requests waiting for the signer (a Ledger waiting for the person counts). */
+  queued: number;
+}
+
+export type ActivityStatus = 'signing' | 'signed' | 'sent' | 'confirmed' | 'reverted' | 'failed';
+
+/** One thing the app signed (and sent) for the person. Amounts are wei strings, as stored. */
+export interface ActivityEntry {
+  id: string;
+  groupId: string;
+  step: string;
+  kind: string;
+  title: string;
+  wallet: Address;
+  chainId: number;
+  to: Address | null;
+  data: Hex | null;
+  value: string | null;
+  message: string | null;
+  nonce: number | null;
+  hash: Hex | null;
+  status: ActivityStatus;
+  error: string | null;
+  block: number | null;
+  gasUsed: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
