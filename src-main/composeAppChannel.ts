@@ -1,6 +1,8 @@
 import type { ChainContext } from './chain/connectChain';
 import { type AppChannel, type AppInfo, createAppChannel } from './services/appChannel';
 import type { BuiltApprovals } from './services/builtApprovals';
+import { chainRead } from './services/chainRead';
+import type { DollarPrices } from './services/dollarPrices';
 import { challengeGuard, knownContractsGuard } from './services/sendGuard';
 import { TransactionSender } from './services/transactionSender';
 import { ledgerAccess } from './signer/ledger/ledgerAccess';
@@ -14,6 +16,8 @@ export interface AppChannelOptions {
   dataDir: string;
   /** The approval steps the service built: main signs no other approval. */
   builtApprovals: BuiltApprovals;
+  /** The service's dollar prices, shown by the UI beside amounts. */
+  prices: DollarPrices;
   info: Omit<AppInfo, 'chainId' | 'network' | 'dataDir' | 'ledgerPaths'>;
   /** How the local key is sealed: the OS keychain in the desktop app, a passphrase headless (the default). */
   keyCipher?: KeyCipher;
@@ -52,5 +56,32 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     signers,
     sender,
     activity,
+    market: {
+      async dollars() {
+        const { wbnb, usdt } = chain.addresses;
+        const listed = [
+          { address: wbnb, symbol: 'BNB', decimals: 18 },
+          { address: usdt, symbol: 'USDT', decimals: 18 },
+        ];
+        const currencies = await Promise.all(
+          listed.map(async (currency) => ({
+            ...currency,
+            usdPerUnit: dollarsPerUnit(
+              await options.prices.rate(currency.address, currency.decimals),
+              currency.decimals,
+            ),
+          })),
+        );
+        return { currencies };
+      },
+      bnbOf: (address) => chainRead('the BNB balance', () => chain.client.getBalance({ address })),
+    },
   });
+}
+
+/** Dollars per whole unit from an exact rate, for display beside amounts (a float is fine there, never for money). */
+function dollarsPerUnit(rate: { usdWeiPer: bigint; pairWeiPer: bigint } | null, decimals: number): number | null {
+  if (rate === null || rate.pairWeiPer === 0n) return null;
+  // Twelve decimals of the ratio are kept before it becomes a float; dollar-wei have 18 decimals, the unit `decimals`.
+  return (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (decimals - 18);
 }

@@ -128,6 +128,7 @@ export interface Services extends AppDeps {
   images: LaunchImages;
   /** The approval steps the builds made, which main's last guard alone lets through. */
   builtApprovals: BuiltApprovals;
+  prices: DollarPrices;
 }
 
 /**
@@ -202,6 +203,7 @@ export function composeServices(
   const referralRecords = new ReferralRecords(db, settings, referrers, eligibility, tokens, prices, income, weeks, now);
   return {
     chain,
+    prices,
     settings,
     tokens,
     quotes,
@@ -247,11 +249,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.rpcTimeoutMs ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
     });
     const services = composeServices(chain, db, { ...options, log });
-    const { indexer: startedIndexer, media, launches, builds, tokens, images, weeks, builtApprovals } = services;
+    const {
+      indexer: startedIndexer,
+      media,
+      launches,
+      builds,
+      tokens,
+      images,
+      weeks,
+      builtApprovals,
+      prices,
+    } = services;
     indexer = startedIndexer;
     const appChannel = composeAppChannel(chain, db, {
       dataDir: options.dataDir,
       builtApprovals,
+      prices,
       info: {
         rpcUrl: options.rpcUrl ?? null,
         rateLimits: options.rateLimits !== false,

@@ -28,6 +28,8 @@ export const APP_OPERATIONS = [
   'activity.list',
   'settings.get',
   'settings.save',
+  'market.dollars',
+  'wallet.balance',
 ] as const;
 
 export type AppOperation = (typeof APP_OPERATIONS)[number];
@@ -44,6 +46,26 @@ export interface AppInfo {
   thirdPartyFetches: boolean;
   /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
   ledgerPaths: { live: string; legacy: string };
+}
+
+/** What one whole unit of a currency the service lists is worth in dollars, from the chain; null without a price. */
+export interface DollarQuote {
+  /** The currency's contract (for BNB, wrapped BNB). */
+  address: Address;
+  symbol: string;
+  decimals: number;
+  usdPerUnit: number | null;
+}
+
+/** The dollar prices the app shows beside amounts: BNB (by the WBNB/USDT pool) and the dollar stablecoin. */
+export interface MarketDollars {
+  currencies: DollarQuote[];
+}
+
+/** A wallet's BNB, for the header. */
+export interface WalletBalance {
+  address: Address;
+  bnbWei: string;
 }
 
 /** The settings saved for the next start (app-settings.json); each one missing takes its default. */

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { type ServiceOptions, startService } from '../src-main/startService';
+import type { MarketDollars } from '../src-shared/appChannelTypes';
 import { tradeRouterAbi } from '../src-shared/generated/abis';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
 import { unsignedHashOf } from './support/unsignedHash';
@@ -196,6 +197,26 @@ describe('the app channel over HTTP (headless web UI)', () => {
     expect((await call('tx.send', { tx: otherChain, step: 'main', kind: 'buy', title: 'x' })).error?.code).toBe(
       'WRONG_CHAIN',
     );
+  });
+});
+
+describe('what the UI shows beside amounts', () => {
+  it("gives BNB's dollar price from the chain (the one the token's dollar cap uses), the dollar's, and a wallet's BNB", async () => {
+    const { currencies } = await ok<MarketDollars>('market.dollars');
+    const bnb = currencies.find((c) => c.address === f.contracts.wbnb);
+    const usdt = currencies.find((c) => c.symbol === 'USDT');
+    expect(usdt?.usdPerUnit).toBe(1);
+    // The token page's cap in dollars over its cap in BNB, rounded to cents by the service: the same dollar price.
+    const { market } = (await (await fetch(`${f.service.url}/tokens/${f.bnbToken.token}/trades`)).json()) as {
+      market: { marketCap: { amount: string }; marketCapUsd: number };
+    };
+    const implied = market.marketCapUsd / Number(market.marketCap.amount);
+    expect(bnb?.usdPerUnit).toBeGreaterThan(0);
+    expect(Math.abs((bnb?.usdPerUnit ?? 0) - implied)).toBeLessThan(0.01);
+
+    const balance = await ok<{ address: string; bnbWei: string }>('wallet.balance', { address: USER.address });
+    expect(BigInt(balance.bnbWei)).toBe(await f.client.getBalance({ address: USER.address }));
+    expect((await call('wallet.balance', { address: 'nope' })).error?.code).toBe('INVALID_INPUT');
   });
 });
 

@@ -1,6 +1,6 @@
 import { type Address, getAddress, type Hex } from 'viem';
 import { z } from 'zod';
-import { APP_OPERATIONS, type AppInfo, type AppOperation } from '../../src-shared/appChannelTypes';
+import { APP_OPERATIONS, type AppInfo, type AppOperation, type MarketDollars } from '../../src-shared/appChannelTypes';
 import { SignerError } from '../signer/signerError';
 import type { Signers } from '../signer/signers';
 import type { ActivityStore } from '../store/activityStore';
@@ -100,6 +100,8 @@ const OPERATIONS = {
       message: 'testnet and mainnet need an RPC URL',
       path: ['rpcUrl'],
     }),
+  'market.dollars': z.object({}).strict(),
+  'wallet.balance': z.object({ address }).strict(),
 } as const satisfies Record<AppOperation, z.ZodType>;
 
 /** A transaction from the page, its amounts as bigints. */
@@ -129,8 +131,10 @@ export function createAppChannel(deps: {
   signers: Signers;
   sender: TransactionSender;
   activity: ActivityStore;
+  /** The dollar prices of the listed currencies, and a wallet's BNB, read from the chain. */
+  market: { dollars(): Promise<MarketDollars>; bnbOf(address: Address): Promise<bigint> };
 }): AppChannel {
-  const { signers, sender, activity } = deps;
+  const { signers, sender, activity, market } = deps;
   const handlers: { [K in AppOperation]: (input: z.infer<(typeof OPERATIONS)[K]>) => unknown } = {
     'app.info': () => deps.info,
     'signer.status': () => signers.status(),
@@ -156,6 +160,11 @@ export function createAppChannel(deps: {
       writeAppSettings(deps.info.settingsFile, settings);
       return { saved: settings, restartNeeded: true };
     },
+    'market.dollars': () => market.dollars(),
+    'wallet.balance': async ({ address: wallet }) => ({
+      address: getAddress(wallet),
+      bnbWei: (await market.bnbOf(getAddress(wallet))).toString(),
+    }),
   };
 
   return {

@@ -12,6 +12,7 @@ import { ReviewScreen } from './review/ReviewScreen';
 import { useDocumentTitle } from './router/documentTitle';
 import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
+import { HeaderBalance } from './shell/HeaderBalance';
 import { HeaderSearch } from './shell/HeaderSearch';
 import { Sidebar } from './shell/Sidebar';
 import { useSettingsStore } from './store/settingsStore';
@@ -89,6 +90,7 @@ export function App() {
           <HeaderSearch />
           <div className="ml-auto flex items-center gap-2.5">
             <NetworkBadge />
+            <HeaderBalance />
             <SignerChip />
           </div>
         </header>

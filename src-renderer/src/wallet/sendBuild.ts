@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
 import type { FilledTxJson } from '../../../src-shared/inspect/signingView';
+import { dollarsNow } from '../api/dollars';
 import { failureOf } from '../failureOf';
 import { reviewChallenge } from '../review/reviewMessage';
 import { useReview } from '../review/reviewStore';
@@ -141,7 +142,9 @@ export async function sendBuild<B extends BuildAnswer>(action: {
       slippageBps: action.askedBy || !trade ? defaultSlippageBps : trade.slippageBps,
     };
     const prepared = injected ? null : await prepare(tx);
+    const usdPerUnit = await dollarsNow();
     const item = reviewTransaction({
+      usdPerUnit,
       settings: loaded,
       answer,
       tx,

@@ -1,0 +1,24 @@
+import { useBnbBalance, useDollars } from '../api/dollars';
+import { useSettingsStore } from '../store/settingsStore';
+import { Amount } from '../ui/Amount';
+import { activeAddress, useWallet } from '../wallet/walletStore';
+
+/** The signer's BNB and its dollar value, in the header. */
+export function HeaderBalance() {
+  const address = useWallet(activeAddress);
+  const balance = useBnbBalance(address);
+  const { usdPerUnit } = useDollars();
+  const settings = useSettingsStore((store) => store.state);
+  if (balance === null || settings.status !== 'ready') return null;
+  return (
+    <span className="hidden text-sm font-semibold lg:inline" data-testid="header-balance">
+      <Amount
+        wei={balance}
+        decimals={18}
+        symbol="BNB"
+        significant={5}
+        usdPerUnit={usdPerUnit(settings.settings.contracts.wbnb)}
+      />
+    </span>
+  );
+}
