@@ -6,7 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { startTestService, type TestService } from '../support/startTestService';
+import { formatUsd } from '../../src-shared/format/numbers';
 import {
+  APP_TOKEN,
   approveReview,
   approveUntilSettled,
   importLocalKey,
@@ -97,6 +99,19 @@ function watchConsole(page: Page) {
 
 const testId = (page: Page, id: string) => page.getByTestId(id);
 const attribute = (page: Page, id: string, name: string) => () => testId(page, id).getAttribute(name);
+
+/** BNB's dollar price as the app channel gives it to the UI (market.dollars). */
+async function bnbDollarPrice(): Promise<number> {
+  const response = await fetch(`${service.origin}/app/market.dollars`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${APP_TOKEN}` },
+    body: '{}',
+  });
+  const { result } = (await response.json()) as { result: { currencies: { symbol: string; usdPerUnit: number }[] } };
+  const bnb = result.currencies.find((c) => c.symbol === 'BNB')?.usdPerUnit;
+  if (!bnb) throw new Error('no dollar price of BNB');
+  return bnb;
+}
 
 async function api(path: string) {
   const response = await fetch(`${service.url}${path}`);
@@ -192,8 +207,10 @@ describe('the launch wizard', () => {
     expect(await bars.nth(0).getAttribute('data-to')).toBe('10');
     const labels = page.getByTestId('launch-shape-x-label');
     expect(await labels.count()).toBe(11);
-    expect(await labels.first().textContent()).toBe('1x');
-    expect(await labels.last().textContent()).toBe('99x');
+    // The scale reads in market caps: from the opening cap (30 BNB in dollars) to about 100 times it.
+    const bnbUsd = await bnbDollarPrice();
+    expect(await labels.first().textContent()).toBe(formatUsd(30 * bnbUsd));
+    expect(await labels.last().textContent()).toBe(formatUsd(30 * bnbUsd * 1.0001 ** 46_000));
     await screenshot(page, 'launch-wizard');
 
     // Custom starts from the preset on show; two ranges are removed and the rest retyped.
@@ -315,7 +332,9 @@ describe('launching through the review screen', () => {
       await testId(page, 'launch-first-buy').fill('0.1');
       await testId(page, 'launch-submit').click();
       await approveReview(page);
-      // Once the launch is confirmed ('done') the page moves on to the new token.
+      // Once the launch is confirmed ('done') the success screen leads on to the new token.
+      await testId(page, 'launch-success').waitFor({ timeout: 30_000 });
+      await testId(page, 'launch-success-open').click();
       await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toMatch(/^\/token\/0x/);
       const token = /\/token\/(0x[0-9a-fA-F]{40})$/.exec(new URL(page.url()).pathname)?.[1];
       expect(token).toMatch(/^0x[0-9a-fA-F]{40}$/);

@@ -7,11 +7,10 @@ export function DetailsFields({ problems }: { problems: Record<string, LaunchPro
   const draft = useLaunchForm((s) => s.draft);
   const edit = useLaunchForm((s) => s.edit);
   return (
-    <fieldset className="launch-section">
-      <legend>Token</legend>
-      <div className="launch-grid">
+    <div className="flex flex-col gap-4">
+      <div className="grid grid-cols-[minmax(0,2fr)_minmax(0,1fr)] gap-4">
         <LaunchField
-          label="Name (up to 64 bytes)"
+          label="Name"
           value={draft.name}
           onChange={(name) => edit({ name })}
           testId="launch-name"
@@ -20,7 +19,7 @@ export function DetailsFields({ problems }: { problems: Record<string, LaunchPro
           placeholder="Moon Cat"
         />
         <LaunchField
-          label="Symbol (up to 32 bytes)"
+          label="Symbol"
           value={draft.symbol}
           onChange={(symbol) => edit({ symbol })}
           testId="launch-symbol"
@@ -36,9 +35,10 @@ export function DetailsFields({ problems }: { problems: Record<string, LaunchPro
         testId="launch-description"
         fields={['description']}
         problems={problems}
+        placeholder="What the token is about (optional)"
         multiline
       />
-      <div className="launch-grid">
+      <div className="grid grid-cols-3 gap-4">
         <LaunchField
           label="Website"
           value={draft.website}
@@ -68,6 +68,6 @@ export function DetailsFields({ problems }: { problems: Record<string, LaunchPro
           placeholder="https://t.me/…"
         />
       </div>
-    </fieldset>
+    </div>
   );
 }

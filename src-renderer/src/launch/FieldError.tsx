@@ -18,20 +18,20 @@ export function FieldError({
   if (serverError?.field && fields.includes(serverError.field)) {
     return (
       <p
-        className="launch-field-error"
+        className="text-xs text-down"
         role="alert"
         data-testid={testId}
         data-code={serverError.code}
         data-source="service"
       >
-        {serverError.message} {serverError.fix && <span className="muted">{serverError.fix}</span>}
+        {serverError.message} {serverError.fix && <span className="text-muted">{serverError.fix}</span>}
       </p>
     );
   }
   const local = fields.map((field) => problems[field]).find((problem) => problem && !problem.missing);
   if (!local) return null;
   return (
-    <p className="launch-field-error" data-testid={testId} data-code={local.code} data-source="page">
+    <p className="text-xs text-down" data-testid={testId} data-code={local.code} data-source="page">
       {local.message}
     </p>
   );

@@ -1,3 +1,5 @@
+import { formatUsd } from '../../../src-shared/format/numbers';
+import { Button } from '../ui/Button';
 import { FieldError } from './FieldError';
 import { LaunchField } from './LaunchField';
 import type { LaunchProblem } from './launchBody';
@@ -20,18 +22,20 @@ function totalPct(rows: readonly SplitRow[]): string {
 export function FirstBuyFields({
   problems,
   pairSymbol,
+  usdPerUnit,
 }: {
   problems: Record<string, LaunchProblem>;
   pairSymbol: string;
+  /** Dollars per whole pair unit, for the buy's dollar value; null without a price. */
+  usdPerUnit: number | null;
 }) {
   const draft = useLaunchForm((s) => s.draft);
   const edit = useLaunchForm((s) => s.edit);
   const setRow = (index: number, patch: Partial<SplitRow>) =>
     edit({ split: draft.split.map((row, i) => (i === index ? { ...row, ...patch } : row)) });
   return (
-    <fieldset className="launch-section">
-      <legend>First buy (optional)</legend>
-      <div className="launch-grid">
+    <div className="flex flex-col gap-3">
+      <div className="grid grid-cols-[minmax(0,2fr)_minmax(0,1fr)] gap-4">
         <LaunchField
           label={`Amount in ${pairSymbol}`}
           value={draft.firstBuy}
@@ -41,6 +45,11 @@ export function FirstBuyFields({
           problems={problems}
           inputMode="decimal"
           placeholder="none"
+          hint={
+            /^\d+(?:\.\d+)?$/.test(draft.firstBuy.trim()) && usdPerUnit !== null
+              ? `≈ ${formatUsd(Number(draft.firstBuy.trim()) * usdPerUnit)}, bought in the launch transaction`
+              : 'Optional: bought in the launch transaction, before anyone else.'
+          }
         />
         <LaunchField
           label="Slippage (%)"
@@ -52,22 +61,22 @@ export function FirstBuyFields({
           inputMode="decimal"
         />
       </div>
-      <label className="launch-check">
+      <label className="flex items-center gap-2 text-sm">
         <input
           type="checkbox"
           checked={draft.splitOn}
           onChange={(event) => edit({ splitOn: event.target.checked })}
           data-testid="launch-split-on"
-        />{' '}
+        />
         Send the bought tokens to other wallets (the dead address burns its share)
       </label>
       {draft.splitOn && (
-        <div className="launch-split" data-testid="launch-split">
+        <div className="flex flex-col gap-2" data-testid="launch-split">
           {draft.split.map((row, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own; a row is its position
-            <div className="launch-split-row" key={index} data-testid={`launch-split-row-${index}`}>
+            <div className="flex flex-wrap items-center gap-2" key={index} data-testid={`launch-split-row-${index}`}>
               <input
-                className="launch-address"
+                className="w-[26rem] max-w-full font-mono text-sm"
                 value={row.wallet}
                 placeholder="0x… wallet"
                 autoComplete="off"
@@ -76,22 +85,23 @@ export function FirstBuyFields({
                 data-testid={`launch-split-wallet-${index}`}
               />{' '}
               <input
-                className="launch-pct"
+                className="w-20 text-right"
                 value={row.pct}
                 inputMode="decimal"
                 aria-label={`Recipient ${index + 1} share, per cent`}
                 onChange={(event) => setRow(index, { pct: event.target.value })}
                 data-testid={`launch-split-pct-${index}`}
               />
-              %{' '}
+              <span className="text-muted">%</span>
               {draft.split.length > 1 && (
-                <button
-                  type="button"
+                <Button
+                  variant="ghost"
+                  size="sm"
                   onClick={() => edit({ split: draft.split.filter((_, i) => i !== index) })}
-                  data-testid={`launch-split-remove-${index}`}
+                  testId={`launch-split-remove-${index}`}
                 >
                   Remove
-                </button>
+                </Button>
               )}
               <FieldError
                 fields={[`firstBuyTo[${index}].wallet`, `firstBuyTo[${index}].pct`]}
@@ -100,22 +110,22 @@ export function FirstBuyFields({
               />
             </div>
           ))}
-          <p>
-            <button
-              type="button"
+          <div className="flex items-center gap-3">
+            <Button
+              size="sm"
               disabled={draft.split.length >= MAX_ROWS}
               onClick={() => edit({ split: [...draft.split, { wallet: '', pct: '' }] })}
-              data-testid="launch-split-add"
+              testId="launch-split-add"
             >
               Add a wallet
-            </button>{' '}
-            <span className="muted" data-testid="launch-split-total">
+            </Button>
+            <span className="text-sm text-muted tabular" data-testid="launch-split-total">
               Total {totalPct(draft.split)}%
             </span>
-          </p>
+          </div>
           <FieldError fields={['firstBuyTo']} problems={problems} testId="launch-split-error" />
         </div>
       )}
-    </fieldset>
+    </div>
   );
 }

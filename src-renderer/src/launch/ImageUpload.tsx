@@ -1,3 +1,5 @@
+import { ImagePlus } from 'lucide-react';
+import { useId } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
 import { FieldError } from './FieldError';
@@ -31,7 +33,14 @@ async function take(file: File): Promise<void> {
     const stored = await uploadImage(file);
     if (!current()) return;
     edit({
-      image: { status: 'ready', fileName: file.name, preview: await preview, uri: stored.uri, bytes: stored.bytes },
+      image: {
+        status: 'ready',
+        fileName: file.name,
+        preview: await preview,
+        uri: stored.uri,
+        url: stored.url,
+        bytes: stored.bytes,
+      },
     });
   } catch (cause) {
     if (current()) edit({ image: { status: 'failed', fileName: file.name, error: failureOf(cause) } });
@@ -42,51 +51,55 @@ async function take(file: File): Promise<void> {
 export function ImageUpload({ problems }: { problems: Record<string, LaunchProblem> }) {
   const image = useLaunchForm((s) => s.draft.image);
   const preview = image.status === 'ready' || image.status === 'uploading' ? image.preview : null;
+  const inputId = useId();
   return (
-    <fieldset className="launch-section launch-image" data-testid="launch-image" data-state={image.status}>
-      <legend>Logo</legend>
-      <div className="launch-image-row">
-        <div className="launch-image-frame">
+    <div className="flex flex-col gap-3" data-testid="launch-image" data-state={image.status}>
+      <div className="flex items-center gap-4">
+        <div className="grid size-20 shrink-0 place-items-center overflow-hidden rounded-full border border-dashed border-line-strong bg-raised">
           {preview ? (
             <img
               src={preview}
               alt="The logo as picked"
-              className="launch-image-preview"
+              className="size-full object-cover"
               data-testid="launch-image-preview"
             />
           ) : (
-            <span className="muted">No logo</span>
+            <ImagePlus size={24} className="text-muted" aria-hidden="true" />
           )}
         </div>
-        <div>
-          <label>
-            <span className="launch-label">Image file (PNG, JPG, GIF or WebP, up to 5 MB)</span>
-            <input
-              type="file"
-              accept={IMAGE_MIME_TYPES.join(',')}
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                // Cleared so picking the same file again (after fixing it) still fires a change.
-                event.target.value = '';
-                if (file) void take(file);
-              }}
-              data-testid="launch-image-input"
-            />
+        <div className="flex min-w-0 flex-col gap-1.5">
+          <label className="text-[0.8125rem] font-medium" htmlFor={inputId}>
+            Logo
           </label>
+          <input
+            id={inputId}
+            type="file"
+            accept={IMAGE_MIME_TYPES.join(',')}
+            className="max-w-full text-sm file:mr-3 file:cursor-pointer file:rounded-lg file:border file:border-line-strong file:bg-surface file:px-3 file:py-1.5 file:font-semibold file:text-fg hover:file:bg-raised"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              // Cleared so picking the same file again (after fixing it) still fires a change.
+              event.target.value = '';
+              if (file) void take(file);
+            }}
+            data-testid="launch-image-input"
+          />
+          {image.status === 'none' && <p className="text-xs text-muted">PNG, JPG, GIF or WebP, up to 5 MB.</p>}
           {image.status === 'uploading' && (
-            <p className="muted" data-testid="launch-image-uploading">
+            <p className="text-xs text-muted" data-testid="launch-image-uploading">
               Uploading {image.fileName}…
             </p>
           )}
           {image.status === 'ready' && (
-            <p className="muted" data-testid="launch-image-stored" data-uri={image.uri}>
-              Stored {image.fileName} ({Math.ceil(image.bytes / 1024)} KB) as <code>{image.uri.slice(0, 22)}…</code>
+            <p className="truncate text-xs text-muted" data-testid="launch-image-stored" data-uri={image.uri}>
+              Stored {image.fileName} ({Math.ceil(image.bytes / 1024).toLocaleString('en-US')} KB) as{' '}
+              <code title={image.uri}>{image.uri.slice(0, 18)}…</code>
             </p>
           )}
         </div>
       </div>
       {image.status === 'failed' && <ErrorPanel title={`${image.fileName} cannot be the logo`} error={image.error} />}
       <FieldError fields={['image']} problems={problems} testId="launch-image-error" />
-    </fieldset>
+    </div>
   );
 }

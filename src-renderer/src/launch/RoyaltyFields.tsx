@@ -16,39 +16,41 @@ export function RoyaltyFields({ problems }: { problems: Record<string, LaunchPro
   const draft = useLaunchForm((s) => s.draft);
   const edit = useLaunchForm((s) => s.edit);
   return (
-    <fieldset className="launch-section" data-testid="launch-royalty" data-mode={draft.royalty}>
-      <legend>Royalty</legend>
+    <fieldset className="flex flex-col gap-2" data-testid="launch-royalty" data-mode={draft.royalty}>
+      <legend className="mb-2 text-[0.8125rem] font-medium">
+        The creator royalty <span className="font-normal text-muted">(the pool's trading fees)</span>
+      </legend>
       {MODES.map((mode) => (
-        <label key={mode.value} className="launch-check">
+        <label key={mode.value} className="flex items-center gap-2 text-sm">
           <input
             type="radio"
             name="launch-royalty"
             checked={draft.royalty === mode.value}
             onChange={() => edit({ royalty: mode.value })}
             data-testid={`launch-royalty-${mode.value}`}
-          />{' '}
+          />
           {mode.label}
         </label>
       ))}
       {draft.royalty === 'burn' && (
-        <p>
+        <p className="pl-6 text-sm">
           <label>
             Share burned{' '}
             <input
-              className="launch-pct"
+              className="w-20 text-right"
               inputMode="decimal"
               value={draft.burnPct}
               onChange={(event) => edit({ burnPct: event.target.value })}
               data-testid="launch-burn-pct"
             />
-            % <span className="muted">(the rest is paid to your wallet)</span>
+            % <span className="text-muted">(the rest is paid to your wallet)</span>
           </label>
         </p>
       )}
       {draft.royalty === 'to' && (
-        <p>
+        <p className="pl-6">
           <input
-            className="launch-address"
+            className="w-[26rem] max-w-full font-mono text-sm"
             value={draft.royaltyTo}
             placeholder="0x… wallet"
             autoComplete="off"

@@ -2,6 +2,11 @@ import { type KeyboardEvent, type PointerEvent, useRef, useState } from 'react';
 import { CHART, PLOT_HEIGHT, pctAt, shapeGeometry, xOf } from './shapeCurve';
 import type { EdgeSide } from './shapeEdits';
 import type { ShapeRange } from './shapePresets';
+import { type CapScale, scaleLabel } from './shapeScale';
+
+/** One colour per range, the same in both themes (each reads on light and dark surfaces). */
+const BAR_FILLS = ['fill-[#6366f1]', 'fill-[#14b8a6]', 'fill-[#f59e0b]', 'fill-[#ef4444]'];
+const LABEL = 'fill-muted text-[12px]';
 
 interface Edge {
   index: number;
@@ -21,19 +26,22 @@ function edgesOf(ranges: readonly ShapeRange[]): Edge[] {
 }
 
 /**
- * The shape drawn: supply per band (y) over the price scale (x, in multiples of the opening price). With `onMoveEdge`
- * the range edges are handles to drag (or to move with the arrow keys).
+ * The shape drawn: supply per band (y) over the price scale (x, in market caps from the opening cap, or in multiples
+ * of the opening price until a cap is typed). With `onMoveEdge` the range edges are handles to drag (or to move with
+ * the arrow keys).
  */
 export function ShapeChart({
   ranges,
+  scale,
   onMoveEdge,
 }: {
   ranges: readonly ShapeRange[];
+  scale: CapScale | null;
   onMoveEdge?: (index: number, side: EdgeSide, pct: number) => void;
 }) {
   const svg = useRef<SVGSVGElement>(null);
   const [dragging, setDragging] = useState<{ index: number; side: EdgeSide } | null>(null);
-  const { bars, xTicks, yTicks } = shapeGeometry(ranges);
+  const { bars, xTicks, yTicks } = shapeGeometry(ranges, scale);
   const bottom = CHART.top + PLOT_HEIGHT;
   const lastBar = bars.find((bar) => bar.index === ranges.length - 1);
 
@@ -65,10 +73,10 @@ export function ShapeChart({
   return (
     <svg
       ref={svg}
-      className={`launch-shape-chart${dragging ? ' launch-shape-dragging' : ''}`}
+      className={`my-1 block h-auto w-full touch-none rounded-lg border border-line bg-canvas/40 select-none ${dragging ? 'cursor-ew-resize' : ''}`}
       viewBox={`0 0 ${CHART.width} ${CHART.height}`}
       role="img"
-      aria-label="Supply per price band, from the opening price to about 100 times it"
+      aria-label={`Supply per price band, from the opening ${scale ? 'market cap' : 'price'} to about 100 times it`}
       data-testid="launch-shape-chart"
       onPointerMove={(event) => {
         if (dragging && onMoveEdge) onMoveEdge(dragging.index, dragging.side, pctOfPointer(event));
@@ -76,18 +84,18 @@ export function ShapeChart({
       onPointerUp={() => setDragging(null)}
       onPointerCancel={() => setDragging(null)}
     >
-      <line className="launch-shape-axis" x1={CHART.left} y1={bottom} x2={xOf(100)} y2={bottom} />
-      <line className="launch-shape-axis" x1={CHART.left} y1={CHART.top} x2={CHART.left} y2={bottom} />
+      <line className="stroke-line-strong" x1={CHART.left} y1={bottom} x2={xOf(100)} y2={bottom} />
+      <line className="stroke-line-strong" x1={CHART.left} y1={CHART.top} x2={CHART.left} y2={bottom} />
       {yTicks.map((tick) => (
         <g key={tick.label}>
-          <line className="launch-shape-grid" x1={CHART.left} y1={tick.y} x2={xOf(100)} y2={tick.y} />
-          <text className="launch-shape-label" x={CHART.left - 6} y={tick.y + 4} textAnchor="end">
+          <line className="stroke-line" strokeDasharray="3 4" x1={CHART.left} y1={tick.y} x2={xOf(100)} y2={tick.y} />
+          <text className={LABEL} x={CHART.left - 6} y={tick.y + 4} textAnchor="end">
             {tick.label}
           </text>
         </g>
       ))}
       <text
-        className="launch-shape-label"
+        className={LABEL}
         transform={`translate(14 ${CHART.top + PLOT_HEIGHT / 2}) rotate(-90)`}
         textAnchor="middle"
       >
@@ -96,7 +104,7 @@ export function ShapeChart({
       {xTicks.map((tick) => (
         <text
           key={tick.x}
-          className="launch-shape-label"
+          className={LABEL}
           x={tick.x}
           y={bottom + 16}
           textAnchor="middle"
@@ -105,18 +113,15 @@ export function ShapeChart({
           {tick.label}
         </text>
       ))}
-      <text
-        className="launch-shape-label"
-        x={CHART.left + (xOf(100) - CHART.left) / 2}
-        y={CHART.height - 6}
-        textAnchor="middle"
-      >
-        price, in multiples of the opening price
+      <text className={LABEL} x={CHART.left + (xOf(100) - CHART.left) / 2} y={CHART.height - 6} textAnchor="middle">
+        {scale
+          ? `market cap, in ${scale.unit === '$' ? 'dollars' : scale.unit}`
+          : 'price, in multiples of the opening price'}
       </text>
       {bars.map((bar) => (
         <rect
           key={bar.index}
-          className={`launch-shape-bar launch-shape-bar-${bar.index}`}
+          className={`stroke-surface opacity-90 ${BAR_FILLS[bar.index % BAR_FILLS.length]}`}
           x={bar.x}
           y={bar.y}
           width={bar.width}
@@ -132,7 +137,7 @@ export function ShapeChart({
       ))}
       {lastBar && (
         <path
-          className={`launch-shape-onward launch-shape-bar-${lastBar.index}`}
+          className={`opacity-60 ${BAR_FILLS[lastBar.index % BAR_FILLS.length]}`}
           d={`M ${xOf(100) + 2} ${lastBar.y} l 10 ${lastBar.height / 2} l -10 ${lastBar.height / 2} z`}
         >
           <title>The last range runs on to the highest price: no shape caps the price.</title>
@@ -140,19 +145,29 @@ export function ShapeChart({
       )}
       {onMoveEdge &&
         edgesOf(ranges).map((edge) => (
-          <g key={`${edge.index}-${edge.side}`} className="launch-shape-edge">
-            <line x1={xOf(edge.pct)} y1={CHART.top} x2={xOf(edge.pct)} y2={bottom} />
+          <g key={`${edge.index}-${edge.side}`}>
+            <line
+              className="stroke-fg"
+              strokeWidth={2}
+              strokeDasharray="4 3"
+              x1={xOf(edge.pct)}
+              y1={CHART.top}
+              x2={xOf(edge.pct)}
+              y2={bottom}
+            />
             <rect
               x={xOf(edge.pct) - 7}
               y={CHART.top}
               width={14}
               height={PLOT_HEIGHT}
               tabIndex={0}
+              className="cursor-ew-resize fill-transparent outline-none focus-visible:fill-primary/20"
               role="slider"
               aria-label={`Range ${edge.index + 1} ${edge.side === 'from' ? 'start' : 'end'}, per cent of the scale`}
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={edge.pct}
+              aria-valuetext={`${edge.pct}% of the scale, ${scaleLabel(edge.pct, scale)}`}
               data-testid={`launch-shape-edge-${edge.index}-${edge.side}`}
               onPointerDown={(event) => startDrag(event, edge)}
               onKeyDown={(event) => keyMove(event, edge)}

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { ApiError } from '../api/apiRequestError';
+import { clearStoredDraft, loadStoredDraft, storeDraft } from './draftStorage';
 import type { DraftRange } from './shapeDraft';
 import type { PresetName } from './shapePresets';
 
@@ -12,7 +13,7 @@ export interface SplitRow {
 export type ImageState =
   | { status: 'none' }
   | { status: 'uploading'; fileName: string; preview: string | null }
-  | { status: 'ready'; fileName: string; preview: string | null; uri: string; bytes: number }
+  | { status: 'ready'; fileName: string; preview: string | null; uri: string; url: string; bytes: number }
   | { status: 'failed'; fileName: string; error: ApiError };
 
 export type CapUnit = 'pair' | 'usd';
@@ -75,28 +76,43 @@ export const EMPTY_DRAFT: LaunchDraft = {
 
 interface LaunchFormStore {
   draft: LaunchDraft;
+  /** The chain the draft is kept for (a draft for the devnet is not one for mainnet); null until the page knows. */
+  chainId: number | null;
   /** The service's refusal of the last build, shown next to its field until the form changes. */
   serverError: ApiError | null;
   edit(patch: Partial<LaunchDraft>): void;
   setServerError(error: ApiError | null): void;
-  /** Clears the form once a launch is done. */
+  /** Takes up the draft kept for `chainId` (once per chain: a draft already on screen is not replaced). */
+  restore(chainId: number): void;
+  /** Clears the form and its kept copy: "Start over", and once a launch is done. */
   reset(): void;
 }
 
 /**
  * The launch wizard's draft. A store rather than page state so a half-filled launch survives a visit to another page
- * (checking a balance, importing a key) and the logo need not be uploaded again.
+ * (checking a balance, importing a key) and the logo need not be uploaded again; kept in localStorage per chain so it
+ * also survives a reload.
  */
-export const useLaunchForm = create<LaunchFormStore>()((set) => ({
+export const useLaunchForm = create<LaunchFormStore>()((set, get) => ({
   draft: EMPTY_DRAFT,
+  chainId: null,
   serverError: null,
   edit(patch) {
     set((store) => ({ draft: { ...store.draft, ...patch }, serverError: null }));
+    const { chainId, draft } = get();
+    // Every edit is kept at once, so a reload or a crash loses nothing typed.
+    if (chainId !== null) storeDraft(chainId, draft);
   },
   setServerError(error) {
     set({ serverError: error });
   },
+  restore(chainId) {
+    if (get().chainId === chainId) return;
+    set({ chainId, draft: { ...EMPTY_DRAFT, ...loadStoredDraft(chainId) }, serverError: null });
+  },
   reset() {
+    const { chainId } = get();
+    if (chainId !== null) clearStoredDraft(chainId);
     set({ draft: EMPTY_DRAFT, serverError: null });
   },
 }));

@@ -1,5 +1,5 @@
 import type { ShapeRange } from './shapePresets';
-import { multipleLabel } from './shapeScale';
+import { type CapScale, scaleLabel } from './shapeScale';
 
 /** The drawing's own coordinates (an SVG viewBox); the SVG scales to its box. */
 export const CHART = { width: 640, height: 260, left: 64, right: 18, top: 18, bottom: 46 } as const;
@@ -52,9 +52,10 @@ function niceTop(value: number): number {
 
 /**
  * Bars and axes of a shape: one bar per drawable range (ranges with unreadable or reversed ends are left out, the
- * editor flags them), x ticks every 10% of the scale labelled in multiples of the opening price.
+ * editor flags them), x ticks every 10% of the scale labelled in market caps (or in multiples of the opening price
+ * while no cap is known).
  */
-export function shapeGeometry(ranges: readonly ShapeRange[]): ShapeGeometry {
+export function shapeGeometry(ranges: readonly ShapeRange[], scale: CapScale | null = null): ShapeGeometry {
   const drawable = ranges
     .map((range, index) => ({ range, index }))
     .filter(
@@ -76,7 +77,7 @@ export function shapeGeometry(ranges: readonly ShapeRange[]): ShapeGeometry {
       perBandPct: value,
     };
   });
-  const xTicks = Array.from({ length: 11 }, (_, i) => ({ x: xOf(i * 10), label: multipleLabel(i * 10) }));
+  const xTicks = Array.from({ length: 11 }, (_, i) => ({ x: xOf(i * 10), label: scaleLabel(i * 10, scale) }));
   const yTicks = [0, top / 2, top].map((value) => ({ y: yOf(value), label: `${Number(value.toPrecision(3))}%` }));
   return { bars, xTicks, yTicks };
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { shortAddress } from '../format';
 import { Amount } from '../ui/Amount';
 import { Button } from '../ui/Button';
+import { LaunchSummary } from './LaunchSummary';
 import type { MoneyFlow } from './moneyFlow';
 import { type ReviewItem, signable, useReview } from './reviewStore';
 
@@ -108,6 +109,7 @@ function ReviewDialog({
           </fieldset>
         )}
         {item.flow && <MoneyBlock flow={item.flow} />}
+        {item.launch && <LaunchSummary facts={item.launch} />}
         {item.message !== undefined && (
           <pre
             className="review-message max-h-64 overflow-auto rounded-xl border border-line bg-raised p-3"

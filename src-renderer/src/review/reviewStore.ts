@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { LedgerView } from '../../../src-shared/inspect/signingView';
+import type { LaunchFacts } from './LaunchSummary';
 import type { MoneyFlow } from './moneyFlow';
 
 export interface ReviewCheck {
@@ -26,6 +27,8 @@ export interface ReviewItem {
   fn?: string;
   /** What it does to the person's money, from the decoded call: pay, get, network fee, contract. */
   flow?: MoneyFlow;
+  /** For a launch: the build answer in a trader's terms (cap, ranges as caps, first buy, gas). */
+  launch?: LaunchFacts;
   /** Decoded arguments and the call's value, gas ceiling, deadline, referrer and fees, in human units. */
   fields: { name: string; value: string }[];
   /** For a message: its exact text. */

@@ -3,6 +3,7 @@ import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
 import type { FilledTxJson } from '../../../src-shared/inspect/signingView';
 import { dollarsNow } from '../api/dollars';
 import { failureOf } from '../failureOf';
+import type { LaunchFacts } from '../review/LaunchSummary';
 import { reviewChallenge } from '../review/reviewMessage';
 import { useReview } from '../review/reviewStore';
 import { type Prepared, reviewTransaction } from '../review/reviewTransaction';
@@ -68,6 +69,8 @@ export async function sendBuild<B extends BuildAnswer>(action: {
    */
   askedBy?: string;
   build: (wallet: Address) => Promise<B>;
+  /** For a launch: the build answer in a trader's terms, shown on the review of the main transaction. */
+  launch?: (answer: B) => LaunchFacts;
   onProgress: (progress: ActionProgress) => void;
 }): Promise<{ progress: ActionProgress; build?: B }> {
   const { onProgress } = action;
@@ -156,6 +159,7 @@ export async function sendBuild<B extends BuildAnswer>(action: {
       prepared,
       ...(action.askedBy ? { askedBy: action.askedBy } : {}),
     });
+    if (position === null && action.launch) item.launch = action.launch(answer);
     if (!(await useReview.getState().ask(item))) {
       const failed = item.checks.filter((c) => !c.ok);
       report({
