@@ -5,8 +5,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
-import { startTestService, type TestService } from '../support/startTestService';
 import { formatUsd } from '../../src-shared/format/numbers';
+import { startTestService, type TestService } from '../support/startTestService';
 import {
   APP_TOKEN,
   approveReview,

@@ -27,7 +27,7 @@ export function LaunchPreview({
       className="flex items-center gap-3 rounded-lg border border-line bg-canvas/60 p-3"
       data-testid="launch-preview"
     >
-      <TokenLogo src={image} symbol={shownSymbol} address="0x7a3c9e" size="md" />
+      <TokenLogo key={image ?? 'none'} src={image} symbol={shownSymbol} address="0x7a3c9e" size="md" />
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold" data-testid="launch-preview-name">
           {name.trim() || <span className="text-muted">Token name</span>}

@@ -2,7 +2,7 @@ import type { ShapeRange } from './shapePresets';
 import { type CapScale, scaleLabel } from './shapeScale';
 
 /** The drawing's own coordinates (an SVG viewBox); the SVG scales to its box. */
-export const CHART = { width: 640, height: 260, left: 64, right: 18, top: 18, bottom: 46 } as const;
+export const CHART = { width: 640, height: 260, left: 64, right: 34, top: 18, bottom: 46 } as const;
 export const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
 export const PLOT_HEIGHT = CHART.height - CHART.top - CHART.bottom;
 
