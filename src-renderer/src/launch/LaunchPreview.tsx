@@ -27,7 +27,16 @@ export function LaunchPreview({
       className="flex items-center gap-3 rounded-lg border border-line bg-canvas/60 p-3"
       data-testid="launch-preview"
     >
-      <TokenLogo key={image ?? 'none'} src={image} symbol={shownSymbol} address="0x7a3c9e" size="md" />
+      {image ? (
+        <TokenLogo key={image} src={image} symbol={shownSymbol} address="0x7a3c9e" size="md" />
+      ) : (
+        <span
+          aria-hidden="true"
+          className="inline-grid size-9 shrink-0 place-items-center rounded-full bg-primary-soft text-xs font-bold text-link"
+        >
+          {shownSymbol.slice(0, 3).toUpperCase()}
+        </span>
+      )}
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold" data-testid="launch-preview-name">
           {name.trim() || <span className="text-muted">Token name</span>}
