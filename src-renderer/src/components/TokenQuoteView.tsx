@@ -119,6 +119,7 @@ export function TokenQuoteView({
             symbol={minReceive ? quote.receive.symbol : quote.pay.symbol}
             usdPerUnit={minReceive ? receiveUsd : payUsd}
             round={minReceive ? 'down' : 'up'}
+            stacked
           />
         </span>
       </Row>
@@ -129,6 +130,7 @@ export function TokenQuoteView({
           decimals={pair.decimals}
           symbol={quote.siteFee.symbol}
           usdPerUnit={pairUsd}
+          stacked
         />
       </Row>
       <Row label="Price impact">
@@ -145,18 +147,19 @@ export function TokenQuoteView({
         </span>
       </Row>
       {networkFee && (
-        <Row label="Network fee">
+        <Row label="Network fee (at most)">
           {networkFee.wei === null ? (
             <span className="text-muted">{networkFee.loading ? 'Estimating…' : '—'}</span>
           ) : (
             <span data-testid="trade-network-fee" data-wei={networkFee.wei.toString()}>
-              <span className="text-muted">up to </span>
               <Amount
                 wei={networkFee.wei}
                 decimals={18}
                 symbol="BNB"
                 usdPerUnit={networkFee.usdPerBnb}
                 significant={4}
+                round="up"
+                stacked
               />
             </span>
           )}

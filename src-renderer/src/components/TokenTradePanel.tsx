@@ -159,7 +159,7 @@ export function TokenTradePanel({
   const shortBeforeBuild = shortOf(balances, token, side, payWei, GAS_RESERVE_WEI);
   // Built ahead only to show the fee and the confirmations: never for a trade the wallet cannot pay.
   const preview = useTradePreview(
-    ask && fresh && !busy && shortBeforeBuild === null && quote.error === null ? ask : null,
+    ask && fresh && shortBeforeBuild === null && quote.error === null ? ask : null,
     wallet,
     referrer,
   );
@@ -233,7 +233,7 @@ export function TokenTradePanel({
       >
         <Segmented
           label="Buy or sell"
-          className="grid w-full grid-cols-2"
+          className="w-full [&>button]:flex-1 [&>button]:py-1.5"
           value={side}
           onChange={(value) => edit({ side: value })}
           options={[
