@@ -135,7 +135,7 @@ describe('the trade panel', () => {
     await page.close();
   });
 
-  it('resets the form after a buy settles, and says how many confirmations a first sell takes', async () => {
+  it('resets the form after a buy settles, says how many confirmations a first sell takes, and shows its steps', async () => {
     const { page, errors } = await tokenPage();
     const before = BigInt((await page.getByTestId('balance-token').getAttribute('data-wei')) ?? '-1');
     await page.getByTestId('trade-preset-0.1').click();
@@ -161,6 +161,34 @@ describe('the trade panel', () => {
     expect(await confirmations.getAttribute('data-count')).toBe('3');
     expect(await confirmations.textContent()).toContain('3 confirmations: two approvals, then the sale');
     await screenshot(page, 'trade-first-sell');
+
+    // Sold through its approvals: the progress lists the three steps by name, all done.
+    await submit(page).click();
+    expect(await approveUntilSettled(page)).toBe('done');
+    const steps = page.getByTestId('progress-step');
+    expect(await steps.evaluateAll((all) => all.map((step) => step.getAttribute('data-state')))).toEqual([
+      'done',
+      'done',
+      'done',
+    ]);
+    expect(await steps.nth(0).textContent()).toContain('Let Permit2 move your');
+    expect(await steps.nth(1).textContent()).toMatch(/Let the router spend all your \S+ through Permit2 until /);
+    expect(await steps.nth(2).textContent()).toContain('The sale');
+
+    // Activity: one row per action, the sale's approvals folded under it and named for what they allowed.
+    await page.getByTestId('nav-activity').click();
+    const actions = page.getByTestId('activity-action');
+    await expect.poll(() => actions.count(), WAIT).toBe(2);
+    const sale = actions.first();
+    expect(await sale.getByTestId('activity-row').first().getAttribute('data-kind')).toBe('sell');
+    expect(await sale.getByTestId('activity-token').getAttribute('href')).toBe(`/token/${f.bnbToken.token}`);
+    const approvals = sale.locator('[data-testid="activity-row"][data-kind="approve"]');
+    expect(await approvals.count()).toBe(2);
+    expect(await approvals.first().isVisible()).toBe(false);
+    await sale.getByTestId('activity-steps-toggle').click();
+    expect(await approvals.first().isVisible()).toBe(true);
+    expect(await approvals.first().textContent()).toContain('Let Permit2 move your');
+    await screenshot(page, 'activity-steps');
     expect(errors).toEqual([]);
     await page.close();
   });
