@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
 import {
+  APP_TOKEN,
   approveUntilSettled,
   importLocalKey,
   launchChromium,
@@ -189,6 +190,26 @@ describe('the trade panel', () => {
     expect(await approvals.first().isVisible()).toBe(true);
     expect(await approvals.first().textContent()).toContain('Let Permit2 move your');
     await screenshot(page, 'activity-steps');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('unlocks a locked key in the panel, where the button would be', async () => {
+    const { page, errors } = await tokenPage();
+    const locked = await fetch(`${f.service.origin}/app/signer.lock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${APP_TOKEN}` },
+      body: '{}',
+    });
+    expect(locked.status).toBe(200);
+    await page.reload();
+    const panel = page.getByTestId('trade-panel');
+    await panel.getByTestId('unlock-inline').waitFor(WAIT);
+    expect(await panel.getByTestId('trade-submit').count()).toBe(0);
+    await screenshot(page, 'trade-locked');
+    await panel.getByTestId('unlock-inline-passphrase').fill('correct horse battery');
+    await panel.getByTestId('unlock-inline-submit').click();
+    await panel.getByTestId('trade-submit').waitFor(WAIT);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -409,7 +409,7 @@ export function TokenTradePanel({
           </p>
         )}
 
-        {wallet !== null ? (
+        {wallet !== null && (
           <Button
             type="submit"
             size="lg"
@@ -422,10 +422,16 @@ export function TokenTradePanel({
           >
             {buttonText}
           </Button>
-        ) : locked ? (
-          <UnlockInline />
+        )}
+      </form>
+      {/* Outside the form: the unlock is a form of its own, and forms do not nest. */}
+      {wallet === null &&
+        (locked ? (
+          <div className="mt-3">
+            <UnlockInline />
+          </div>
         ) : (
-          <p className="text-sm text-muted" data-testid="trade-no-signer">
+          <p className="mt-3 text-sm text-muted" data-testid="trade-no-signer">
             {available ? (
               <>
                 Set up a signer in <Link to="/settings">Settings</Link> to trade.
@@ -436,8 +442,7 @@ export function TokenTradePanel({
               </>
             )}
           </p>
-        )}
-      </form>
+        ))}
       {progress && (
         <div className="mt-3">
           <ActionProgressView progress={progress} link={{ to: '/activity', label: 'See it in Activity' }} />
