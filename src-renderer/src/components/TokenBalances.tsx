@@ -1,30 +1,50 @@
+import { useDollars } from '../api/dollars';
 import type { Balances } from '../api/tokens';
-import { displayUnits } from '../format';
+import { useSettingsStore } from '../store/settingsStore';
+import { Amount } from '../ui/Amount';
+import { Card } from '../ui/Card';
+import { useTokenUsd } from './useTokenUsd';
 
-/** What the signer's wallet holds of the token and its pair, and its BNB for gas. */
+/** What the signer's wallet holds of the token and its pair, and its BNB for gas, each with its dollar value. */
 export function TokenBalances({ balances }: { balances: Balances }) {
   const { token, pair } = balances;
+  const { usdPerUnit } = useDollars();
+  const { tokenUsd } = useTokenUsd(token.address, pair);
+  const settings = useSettingsStore((s) => s.state);
+  const wbnb = settings.status === 'ready' ? settings.settings.contracts.wbnb : null;
+  const rows = [
+    { label: token.symbol, testId: 'balance-token', wei: token.wei, decimals: token.decimals, usd: tokenUsd },
+    {
+      label: pair.symbol,
+      testId: 'balance-pair',
+      wei: pair.wei,
+      decimals: pair.decimals,
+      usd: usdPerUnit(pair.address),
+    },
+    ...(pair.native
+      ? []
+      : [
+          {
+            label: 'BNB for gas',
+            testId: 'balance-bnb',
+            wei: balances.bnbWei,
+            decimals: 18,
+            usd: wbnb ? usdPerUnit(wbnb) : null,
+          },
+        ]),
+  ];
   return (
-    <p className="tk-balances" data-testid="balances">
-      You hold{' '}
-      <strong data-testid="balance-token" data-wei={token.wei}>
-        {displayUnits(token.wei, token.decimals)} {token.symbol}
-      </strong>{' '}
-      and{' '}
-      <strong data-testid="balance-pair" data-wei={pair.wei}>
-        {displayUnits(pair.wei, pair.decimals)} {pair.symbol}
-      </strong>
-      {!pair.native && (
-        <>
-          {' '}
-          (
-          <span data-testid="balance-bnb" data-wei={balances.bnbWei}>
-            {displayUnits(balances.bnbWei)} BNB
-          </span>{' '}
-          for gas)
-        </>
-      )}
-      .
-    </p>
+    <Card title="Your balances" testId="balances">
+      <dl className="flex flex-col gap-1.5 text-sm">
+        {rows.map((row) => (
+          <div key={row.testId} className="flex items-baseline justify-between gap-3">
+            <dt className="text-muted">{row.label}</dt>
+            <dd>
+              <Amount testId={row.testId} wei={row.wei} decimals={row.decimals} usdPerUnit={row.usd} round="down" />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
   );
 }

@@ -1,68 +1,170 @@
+import type { ReactNode } from 'react';
 import type { TokenInfo } from '../api/tokens';
-import { displayUnits } from '../format';
+import { Amount } from '../ui/Amount';
+import { cn } from '../ui/cn';
 import type { QuoteState } from './TokenQuoteLoader';
 
+/** Price impact from which a trade is flagged amber, and from which it needs an explicit confirm (red). */
+export const IMPACT_WARN_PCT = 5;
+export const IMPACT_CONFIRM_PCT = 15;
+
+export type ImpactTier = 'low' | 'warn' | 'high';
+
+export function impactTier(pct: number): ImpactTier {
+  if (pct > IMPACT_CONFIRM_PCT) return 'high';
+  return pct > IMPACT_WARN_PCT ? 'warn' : 'low';
+}
+
+/** "23.4%", "0.05%", "<0.01%": a few digits, never a long float. */
+export function formatPct(pct: number): string {
+  if (pct > 0 && pct < 0.01) return '<0.01%';
+  return `${pct.toLocaleString('en-US', { maximumFractionDigits: pct >= 100 ? 0 : 2 })}%`;
+}
+
+function Row({ label, children, className }: { label: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <div className={cn('flex items-baseline justify-between gap-3 py-1', className)}>
+      <dt className="shrink-0 text-muted">{label}</dt>
+      <dd className="min-w-0 text-right tabular">{children}</dd>
+    </div>
+  );
+}
+
 /**
- * The quote for what the form says: what is paid and received, the limit written into the trade, fee and impact.
- * Amounts are shown trimmed; the exact wei are on each cell.
+ * The quote for what the form says: what is paid and received in whole units and dollars, the limit written into
+ * the trade, the site fee, the price impact in its tier, and the network fee once the trade has been built.
  */
-export function TokenQuoteView({ state, token }: { state: QuoteState; token: TokenInfo }) {
+export function TokenQuoteView({
+  state,
+  token,
+  tokenUsd,
+  pairUsd,
+  networkFee,
+}: {
+  state: QuoteState;
+  token: TokenInfo;
+  tokenUsd?: number | null;
+  pairUsd?: number | null;
+  /** The whole action's gas at most, in BNB wei, and BNB's dollar price; null while it is not built yet. */
+  networkFee?: { wei: bigint | null; usdPerBnb: number | null; loading: boolean } | null;
+}) {
   const { quote, error, loading } = state;
   if (error) {
     return (
-      <p className="tk-quote-error" role="alert" data-testid="quote-error" data-code={error.code}>
-        {error.message} {error.fix && <span className="muted">{error.fix}</span>}{' '}
-        <span className="muted">({error.code})</span>
-      </p>
+      <div
+        className="rounded-lg bg-down-soft px-3 py-2 text-sm text-down"
+        role="alert"
+        data-testid="quote-error"
+        data-code={error.code}
+      >
+        <p className="font-semibold">{error.message}</p>
+        {/* The service's own fix: for POOL_TOO_THIN the advice to trade less or split it, which is then true. */}
+        {error.fix && <p className="text-fg">{error.fix}</p>}
+        <p className="text-xs text-muted">{error.code}</p>
+      </div>
     );
   }
   if (!quote) {
     return loading ? (
-      <p className="muted" data-testid="quote-loading">
+      <p className="text-sm text-muted" data-testid="quote-loading">
         Quoting…
       </p>
     ) : null;
   }
   const pair = token.quote;
-  const [payDecimals, receiveDecimals] =
-    quote.side === 'buy' ? [pair.decimals, token.decimals] : [token.decimals, pair.decimals];
+  const buy = quote.side === 'buy';
+  const [payDecimals, receiveDecimals] = buy ? [pair.decimals, token.decimals] : [token.decimals, pair.decimals];
+  const [payUsd, receiveUsd] = buy ? [pairUsd, tokenUsd] : [tokenUsd, pairUsd];
   const minReceive = quote.limit.kind === 'minReceive';
-  const limitLabel = minReceive ? 'You receive at least' : 'You pay at most';
-  const limitSymbol = minReceive ? quote.receive.symbol : quote.pay.symbol;
+  const tier = impactTier(quote.priceImpactPct);
   return (
-    <table className="tk-quote" data-testid="quote" data-loading={loading ? 'yes' : 'no'}>
-      <tbody>
-        <tr>
-          <th scope="row">You pay</th>
-          <td data-testid="quote-pay" data-wei={quote.pay.wei}>
-            {displayUnits(quote.pay.wei, payDecimals)} {quote.pay.symbol}
-          </td>
-        </tr>
-        <tr>
-          <th scope="row">You receive</th>
-          <td data-testid="quote-receive" data-wei={quote.receive.wei}>
-            {displayUnits(quote.receive.wei, receiveDecimals)} {quote.receive.symbol}
-          </td>
-        </tr>
-        <tr>
-          <th scope="row">{limitLabel}</th>
-          <td data-testid="quote-limit" data-kind={quote.limit.kind} data-wei={quote.limit.wei}>
-            {displayUnits(quote.limit.wei, minReceive ? receiveDecimals : payDecimals)} {limitSymbol}{' '}
-            <span className="muted">(slippage {quote.slippageBps / 100}%)</span>
-          </td>
-        </tr>
-        <tr>
-          <th scope="row">Site fee</th>
-          <td data-testid="quote-fee" data-wei={quote.siteFee.wei}>
-            {displayUnits(quote.siteFee.wei, pair.decimals)} {quote.siteFee.symbol}{' '}
-            <span className="muted">({quote.siteFee.bps / 100}%)</span>
-          </td>
-        </tr>
-        <tr>
-          <th scope="row">Price impact</th>
-          <td data-testid="quote-impact">{quote.priceImpactPct.toFixed(2)}%</td>
-        </tr>
-      </tbody>
-    </table>
+    <dl
+      className={cn('rounded-lg bg-raised px-3 py-2 text-sm transition-opacity', loading && 'opacity-60')}
+      data-testid="quote"
+      data-loading={loading ? 'yes' : 'no'}
+    >
+      <Row label="You pay">
+        <Amount
+          testId="quote-pay"
+          wei={quote.pay.wei}
+          decimals={payDecimals}
+          symbol={quote.pay.symbol}
+          usdPerUnit={payUsd}
+          stacked
+        />
+      </Row>
+      <Row label="You receive">
+        <Amount
+          testId="quote-receive"
+          wei={quote.receive.wei}
+          decimals={receiveDecimals}
+          symbol={quote.receive.symbol}
+          usdPerUnit={receiveUsd}
+          stacked
+          className="font-semibold"
+        />
+      </Row>
+      <Row
+        label={
+          <>
+            {minReceive ? 'Minimum received' : 'Maximum paid'}{' '}
+            <span className="text-xs">({formatPct(quote.slippageBps / 100)} slippage)</span>
+          </>
+        }
+      >
+        <span data-testid="quote-limit" data-kind={quote.limit.kind} data-wei={quote.limit.wei}>
+          <Amount
+            wei={quote.limit.wei}
+            decimals={minReceive ? receiveDecimals : payDecimals}
+            symbol={minReceive ? quote.receive.symbol : quote.pay.symbol}
+            usdPerUnit={minReceive ? receiveUsd : payUsd}
+            round={minReceive ? 'down' : 'up'}
+            stacked
+          />
+        </span>
+      </Row>
+      <Row label={`Site fee (${formatPct(quote.siteFee.bps / 100)})`}>
+        <Amount
+          testId="quote-fee"
+          wei={quote.siteFee.wei}
+          decimals={pair.decimals}
+          symbol={quote.siteFee.symbol}
+          usdPerUnit={pairUsd}
+          stacked
+        />
+      </Row>
+      <Row label="Price impact">
+        <span
+          data-testid="quote-impact"
+          data-tier={tier}
+          className={cn(
+            'font-semibold',
+            tier === 'high' && 'rounded bg-down-soft px-1.5 text-down',
+            tier === 'warn' && 'rounded bg-warn-soft px-1.5 text-warn',
+          )}
+        >
+          {formatPct(quote.priceImpactPct)}
+        </span>
+      </Row>
+      {networkFee && (
+        <Row label="Network fee (at most)">
+          {networkFee.wei === null ? (
+            <span className="text-muted">{networkFee.loading ? 'Estimating…' : '—'}</span>
+          ) : (
+            <span data-testid="trade-network-fee" data-wei={networkFee.wei.toString()}>
+              <Amount
+                wei={networkFee.wei}
+                decimals={18}
+                symbol="BNB"
+                usdPerUnit={networkFee.usdPerBnb}
+                significant={4}
+                round="up"
+                stacked
+              />
+            </span>
+          )}
+        </Row>
+      )}
+    </dl>
   );
 }

@@ -10,6 +10,7 @@ import { type Prepared, reviewTransaction } from '../review/reviewTransaction';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from './appChannel';
 import { personalSignInjected, sendWithInjected, waitInjected } from './injectedWallet';
+import { actionName, approvalName, type StepCurrency, stepLabel } from './stepNames';
 import { activeAddress, type SignerStatus, useWallet, type WalletFailure } from './walletStore';
 
 /** A transaction as the API builds it. */
@@ -53,6 +54,24 @@ export interface ActionProgress {
   total: number;
   hash?: string;
   error?: WalletFailure;
+  /** Every transaction of the action by name, in order (approvals, then the action's own), once the build is in. */
+  names?: string[];
+}
+
+/**
+ * The currency an action's approvals let go of, when the build says: a trade's pay side (a launched token has 18
+ * decimals), a launch's pair.
+ */
+function stepCurrencyOf(answer: BuildAnswer): StepCurrency | null {
+  const build = answer as Partial<{
+    side: string;
+    pay: { symbol: string };
+    token: { pair?: { symbol: string; decimals: number } };
+    pair: { symbol: string; decimals: number };
+  }>;
+  if (build.side === 'sell' && build.pay) return { symbol: build.pay.symbol, decimals: 18 };
+  if (build.side === 'buy' && build.token?.pair) return build.token.pair;
+  return build.pair ?? null;
 }
 
 /**
@@ -104,8 +123,14 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     build = await action.build(wallet);
     const steps = build.requires;
     const total = steps.length + 1;
+    const currency = stepCurrencyOf(build);
+    const names = [
+      ...steps.map((step) => approvalName(step.step, step.tx.data, currency)),
+      actionName(action.request.kind),
+    ];
+    report({ names });
     for (const [i, step] of steps.entries()) {
-      const sent = await signAndSend(build, step.tx, i, step.step, `Step ${i + 1} of ${total}: ${step.step}`, total);
+      const sent = await signAndSend(build, step.tx, i, step.step, stepLabel(i + 1, total, names[i] as string), total);
       if (sent === 'rejected') return { progress, build };
       groupId ??= sent.groupId;
     }
@@ -113,8 +138,7 @@ export async function sendBuild<B extends BuildAnswer>(action: {
       report({ stage: 'building', step: 'main', index: total, total });
       build = await action.build(wallet);
     }
-    const label =
-      steps.length > 0 ? `Step ${total} of ${total}: the ${action.request.kind}` : `The ${action.request.kind}`;
+    const label = stepLabel(total, total, actionName(action.request.kind));
     const sent = await signAndSend(build, build.tx, null, 'main', label, total);
     if (sent === 'rejected') return { progress, build };
     return { progress: report({ stage: 'done' }), build };
