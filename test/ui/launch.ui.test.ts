@@ -350,23 +350,23 @@ describe('launching through the review screen', () => {
       const row = page.locator(`[data-testid="launch-row"][data-token="${token}"]`);
       await row.waitFor({ timeout: 15_000 });
       await row.locator('a').first().click();
+      const tokenBalance = async () => BigInt((await testId(page, 'balance-token').getAttribute('data-wei')) ?? '0');
+      await testId(page, 'balance-token').waitFor({ timeout: 15_000 });
+      const beforeBuy = await tokenBalance();
       await testId(page, 'trade-amount').fill('0.05');
       await testId(page, 'quote').waitFor({ timeout: 15_000 });
       await testId(page, 'trade-submit').click();
       expect(await approveUntilSettled(page)).toBe('done');
-      const held = BigInt((await testId(page, 'balance-token').getAttribute('data-wei')) ?? '0');
-      expect(held).toBeGreaterThan(0n);
+      // The balances are read again once the buy settles: wait for the new figure before selling from it.
+      await expect.poll(tokenBalance, { timeout: 15_000 }).toBeGreaterThan(beforeBuy);
+      const held = await tokenBalance();
       await testId(page, 'trade-side-sell').click();
       await testId(page, 'trade-exact-in').click();
       await testId(page, 'trade-amount').fill('1000');
       await testId(page, 'quote').waitFor({ timeout: 15_000 });
       await testId(page, 'trade-submit').click();
       expect(await approveUntilSettled(page)).toBe('done');
-      await expect
-        .poll(async () => BigInt((await testId(page, 'balance-token').getAttribute('data-wei')) ?? '0'), {
-          timeout: 15_000,
-        })
-        .toBe(held - 1000n * 10n ** 18n);
+      await expect.poll(tokenBalance, { timeout: 15_000 }).toBe(held - 1000n * 10n ** 18n);
       // The token page may ask before the indexer has the new block: that one refusal is part of the flow.
       watch.expect(400, `${service.url}/tokens/${token}`);
       expect(watch.unexpected()).toEqual([]);
