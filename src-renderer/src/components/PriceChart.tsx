@@ -1,4 +1,5 @@
 import {
+  type AutoscaleInfo,
   CandlestickSeries,
   ColorType,
   createChart,
@@ -160,10 +161,32 @@ export function PriceChart({
     if (!made || points.length === 0) return;
     const colors = palette();
     const minMove = chartMinMove(points.map((point) => point.price));
-    const priceFormat = { type: 'custom' as const, formatter: (price: number) => chartPriceText(price), minMove };
+    const priceFormat = {
+      type: 'custom' as const,
+      formatter: (price: number) => chartPriceText(price, 6),
+      // Axis labels get as many digits as it takes to tell them apart, from four.
+      tickmarksFormatter: (prices: number[]) => {
+        for (let significant = 4; significant < 9; significant++) {
+          const labels = prices.map((price) => chartPriceText(price, significant));
+          if (new Set(labels).size === labels.length) return labels;
+        }
+        return prices.map((price) => chartPriceText(price, 9));
+      },
+      minMove,
+    };
+    /** A flat price (one trade, or all at one price) gets a range of ±10% around it, not a magnified sliver. */
+    const autoscaleInfoProvider = (original: () => AutoscaleInfo | null) => {
+      const info = original();
+      if (!info?.priceRange) return info;
+      const { minValue, maxValue } = info.priceRange;
+      const middle = (minValue + maxValue) / 2;
+      if (maxValue - minValue >= Math.abs(middle) * 0.02) return info;
+      return { ...info, priceRange: { minValue: middle * 0.9, maxValue: middle * 1.1 } };
+    };
     const series = asCandles
       ? made.addSeries(CandlestickSeries, {
           priceFormat,
+          autoscaleInfoProvider,
           upColor: colors.up,
           downColor: colors.down,
           borderVisible: false,
@@ -172,6 +195,7 @@ export function PriceChart({
         })
       : made.addSeries(LineSeries, {
           priceFormat,
+          autoscaleInfoProvider,
           color: colors.primary,
           lineWidth: 2,
           pointMarkersVisible: true,
@@ -179,7 +203,10 @@ export function PriceChart({
     if (asCandles) series.setData(candles(points).data as never);
     else series.setData(linePoints(points) as never);
     made.timeScale().fitContent();
-    return () => made.removeSeries(series);
+    return () => {
+      // On unmount the chart is removed first (its effect was declared first), and its series with it.
+      if (chart.current === made) made.removeSeries(series);
+    };
   }, [points, asCandles]);
 
   const last = points[points.length - 1];

@@ -86,7 +86,7 @@ function TokenView({ address }: { address: string }) {
   const day = answer ? dayStats(answer, info.decimals, now, TRADES_READ) : null;
   return (
     <div
-      className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_22rem]"
+      className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_23rem]"
       data-testid="token-page"
       data-token={info.address}
     >
