@@ -4,6 +4,7 @@ import {
   ColorType,
   createChart,
   type IChartApi,
+  type ISeriesApi,
   LineSeries,
   type UTCTimestamp,
 } from 'lightweight-charts';
@@ -123,6 +124,48 @@ function chartOptions() {
   };
 }
 
+/** The axis and crosshair prices in the app's number form, with the step the prices shown need. */
+function priceFormatFor(points: PricePoint[]) {
+  return {
+    type: 'custom' as const,
+    formatter: (price: number) => chartPriceText(price, 6),
+    // Axis labels get as many digits as it takes to tell them apart, from four.
+    tickmarksFormatter: (prices: number[]) => {
+      for (let significant = 4; significant < 9; significant++) {
+        const labels = prices.map((price) => chartPriceText(price, significant));
+        if (new Set(labels).size === labels.length) return labels;
+      }
+      return prices.map((price) => chartPriceText(price, 9));
+    },
+    minMove: chartMinMove(points.map((point) => point.price)),
+  };
+}
+
+/** A flat price (one trade, or all at one price) gets a range of ±10% around it, not a magnified sliver. */
+function autoscaleInfoProvider(original: () => AutoscaleInfo | null): AutoscaleInfo | null {
+  const info = original();
+  if (!info?.priceRange) return info;
+  const { minValue, maxValue } = info.priceRange;
+  const middle = (minValue + maxValue) / 2;
+  if (maxValue - minValue >= Math.abs(middle) * 0.02) return info;
+  return { ...info, priceRange: { minValue: middle * 0.9, maxValue: middle * 1.1 } };
+}
+
+function candleColors() {
+  const colors = palette();
+  return {
+    upColor: colors.up,
+    downColor: colors.down,
+    borderVisible: false,
+    wickUpColor: colors.up,
+    wickDownColor: colors.down,
+  };
+}
+
+function lineColors() {
+  return { color: palette().primary };
+}
+
 /**
  * The token's price over real time from the indexed trades (the launch's first buy included): candles once there
  * are enough trades, a line through each trade before that; axes, crosshair, zoom and scroll as TradingView's
@@ -137,7 +180,8 @@ export function PriceChart({
   tokenDecimals: number;
   pair: { symbol: string; decimals: number };
 }) {
-  const points = useMemo(() => pricePoints(trades, tokenDecimals, pair.decimals), [trades, tokenDecimals, pair]);
+  const pairDecimals = pair.decimals;
+  const points = useMemo(() => pricePoints(trades, tokenDecimals, pairDecimals), [trades, tokenDecimals, pairDecimals]);
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const asCandles = points.length >= CANDLES_FROM;
@@ -156,57 +200,37 @@ export function PriceChart({
     };
   }, []);
 
+  // One series per kind (candles or line): made when the kind changes, repainted with the system's scheme.
+  const series = useRef<{ api: ISeriesApi<'Candlestick'> | ISeriesApi<'Line'>; fitted: boolean } | null>(null);
   useEffect(() => {
     const made = chart.current;
-    if (!made || points.length === 0) return;
-    const colors = palette();
-    const minMove = chartMinMove(points.map((point) => point.price));
-    const priceFormat = {
-      type: 'custom' as const,
-      formatter: (price: number) => chartPriceText(price, 6),
-      // Axis labels get as many digits as it takes to tell them apart, from four.
-      tickmarksFormatter: (prices: number[]) => {
-        for (let significant = 4; significant < 9; significant++) {
-          const labels = prices.map((price) => chartPriceText(price, significant));
-          if (new Set(labels).size === labels.length) return labels;
-        }
-        return prices.map((price) => chartPriceText(price, 9));
-      },
-      minMove,
-    };
-    /** A flat price (one trade, or all at one price) gets a range of ±10% around it, not a magnified sliver. */
-    const autoscaleInfoProvider = (original: () => AutoscaleInfo | null) => {
-      const info = original();
-      if (!info?.priceRange) return info;
-      const { minValue, maxValue } = info.priceRange;
-      const middle = (minValue + maxValue) / 2;
-      if (maxValue - minValue >= Math.abs(middle) * 0.02) return info;
-      return { ...info, priceRange: { minValue: middle * 0.9, maxValue: middle * 1.1 } };
-    };
-    const series = asCandles
-      ? made.addSeries(CandlestickSeries, {
-          priceFormat,
-          autoscaleInfoProvider,
-          upColor: colors.up,
-          downColor: colors.down,
-          borderVisible: false,
-          wickUpColor: colors.up,
-          wickDownColor: colors.down,
-        })
-      : made.addSeries(LineSeries, {
-          priceFormat,
-          autoscaleInfoProvider,
-          color: colors.primary,
-          lineWidth: 2,
-          pointMarkersVisible: true,
-        });
-    if (asCandles) series.setData(candles(points).data as never);
-    else series.setData(linePoints(points) as never);
-    made.timeScale().fitContent();
+    if (!made) return;
+    const added = asCandles
+      ? made.addSeries(CandlestickSeries, { autoscaleInfoProvider, ...candleColors() })
+      : made.addSeries(LineSeries, { autoscaleInfoProvider, lineWidth: 2, pointMarkersVisible: true, ...lineColors() });
+    series.current = { api: added, fitted: false };
+    const scheme = matchMedia('(prefers-color-scheme: dark)');
+    const repaint = () => added.applyOptions(asCandles ? candleColors() : lineColors());
+    scheme.addEventListener('change', repaint);
     return () => {
+      scheme.removeEventListener('change', repaint);
+      series.current = null;
       // On unmount the chart is removed first (its effect was declared first), and its series with it.
-      if (chart.current === made) made.removeSeries(series);
+      if (chart.current === made) made.removeSeries(added);
     };
+  }, [asCandles]);
+
+  // New trades only replace the data: the person's zoom and scroll stay, except for the first fit.
+  useEffect(() => {
+    const shown = series.current;
+    if (!shown || points.length === 0) return;
+    shown.api.applyOptions({ priceFormat: priceFormatFor(points) });
+    if (asCandles) (shown.api as ISeriesApi<'Candlestick'>).setData(candles(points).data);
+    else (shown.api as ISeriesApi<'Line'>).setData(linePoints(points));
+    if (!shown.fitted) {
+      chart.current?.timeScale().fitContent();
+      shown.fitted = true;
+    }
   }, [points, asCandles]);
 
   const last = points[points.length - 1];
