@@ -174,6 +174,17 @@ describe('launches list', () => {
     expect(await page.getByTestId('launch-change').first().textContent()).toMatch(/^[+−]?\d/);
     await page.getByTestId('sort-newest').click();
     await expect.poll(() => rowTokens(page), WAIT).toEqual([plain, owl]);
+
+    // A launch made while the list is open arrives on top, highlighted for a moment; a click on its row opens it.
+    const live = await s.launcher.launch({ creator: 6, saltSeed: 'token-page-live', name: 'Live Owl', symbol: 'LOWL' });
+    expect(live.result).toBe('ok');
+    const arrived = page.locator(`[data-testid="launch-row"][data-token="${live.token}"]`);
+    await expect.poll(() => arrived.getAttribute('data-fresh'), WAIT).toBe('yes');
+    expect(await rowTokens(page)).toEqual([live.token, plain, owl]);
+    await expect.poll(() => arrived.getAttribute('data-fresh'), WAIT).toBeNull();
+    await arrived.locator('td').nth(3).click();
+    await page.getByTestId('token-page').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/token/${live.token}`);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -5,6 +5,7 @@ import type { UsdPerUnit } from '../api/dollars';
 import type { LaunchListItem } from '../api/launches';
 import type { TokenTrades } from '../api/tokens';
 import { Link } from '../router/Link';
+import { useRouter } from '../router/routes';
 import { cn } from '../ui/cn';
 import { TokenLogo } from '../ui/TokenLogo';
 import { useLaunchMarket } from './LaunchListCaps';
@@ -56,13 +57,19 @@ export function LaunchListRow({
   const price = market ? priceUsd(market.priceWei, market.pair.decimals, pairUsd) : null;
   const to = `/token/${launch.token}`;
   const waiting = failed ? <span className="text-muted">unavailable</span> : muted;
+  const navigate = useRouter((store) => store.navigate);
   return (
     <tr
       ref={ref}
+      // The whole row opens the token, as in every trading list; the name stays the link keyboards and readers use.
+      onClick={(event) => {
+        if ((event.target as Element).closest('a, button') || window.getSelection()?.toString()) return;
+        navigate(to);
+      }}
       data-testid="launch-row"
       data-token={launch.token}
       data-fresh={fresh ? 'yes' : undefined}
-      className={cn('transition-colors duration-1000 hover:bg-raised', fresh && 'bg-fresh')}
+      className={cn('cursor-pointer transition-colors duration-1000 hover:bg-raised', fresh && 'bg-fresh')}
     >
       <td>
         <div className="flex min-w-0 items-center gap-3">
