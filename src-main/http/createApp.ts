@@ -140,7 +140,7 @@ export function createApi(
   referralsRoute(api, deps.challenges, deps.referrers, deps.referralRecords, deps.weeks);
   keysRoute(api, deps.challenges, deps.keys, deps.sessions);
   intentsRoute(api, deps.intents, deps);
-  tokensRoute(api, deps.tokens);
+  tokensRoute(api, deps.tokens, deps.index);
   tokenTradesRoute(api, deps.tokens, deps.index, deps.market);
   balancesRoute(api, deps.chain, deps.tokens);
   quoteRoute(api, deps.tokens, deps.quotes);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../core/errors';
 import { IndexStore } from '../store/indexStore';
 import { openDatabase } from '../store/openDatabase';
-import { LaunchImages } from './launchImages';
+import { LaunchImages, launchDetailsOf } from './launchImages';
 import { LinkFetchError } from './linkFetch';
 import { ThirdPartyFetchesOff } from './mediaStore';
 
@@ -145,5 +145,20 @@ describe('LaunchImages', () => {
     await later.stop();
     expect(on.fetched).toEqual(['https://elsewhere/meta', 'https://elsewhere/logo.png']);
     expect(state(db, 1)).toMatchObject({ state: 'found', image: `/media/${OTHER_CID}` });
+  });
+});
+
+describe('launchDetailsOf', () => {
+  it("keeps the metadata's valid details as links and leaves out the invalid ones", () => {
+    expect(
+      launchDetailsOf({
+        name: 'Owl',
+        description: 'An owl.',
+        website: 'javascript:alert(1)',
+        x: '@owl',
+        telegram: 'https://t.me/owl_chat',
+      }),
+    ).toEqual({ description: 'An owl.', x: 'https://x.com/owl', telegram: 'https://t.me/owl_chat' });
+    expect(launchDetailsOf({ website: 42, x: '' })).toEqual({});
   });
 });

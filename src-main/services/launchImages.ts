@@ -1,6 +1,7 @@
+import type { LaunchDetails } from '../store/indexStore';
 import type { Db } from '../store/openDatabase';
 import { CoalescedRun } from './coalescedRun';
-import { linkFailureKind, type MediaStore } from './mediaStore';
+import { checkTokenDetails, linkFailureKind, type MediaStore } from './mediaStore';
 
 /** Tries before a launch whose metadata cannot be reached is shown without a logo for good. */
 const MAX_ATTEMPTS = 6;
@@ -46,8 +47,8 @@ export class LaunchImages {
       `SELECT i.token, l.metadata_uri AS uri, i.attempts FROM launch_images i JOIN launches l ON l.token = i.token
        WHERE i.state IN ('pending', 'retry') AND i.next_attempt <= ? ORDER BY l.block, l.log_index LIMIT ?`,
     );
-    this.found = db.prepare("UPDATE launch_images SET state = 'found', image = ? WHERE token = ?");
-    this.none = db.prepare("UPDATE launch_images SET state = 'none', image = NULL WHERE token = ?");
+    this.found = db.prepare("UPDATE launch_images SET state = 'found', image = ?, details = ? WHERE token = ?");
+    this.none = db.prepare("UPDATE launch_images SET state = 'none', image = NULL, details = ? WHERE token = ?");
     this.later = db.prepare("UPDATE launch_images SET state = 'retry', attempts = ?, next_attempt = ? WHERE token = ?");
     this.held = db.prepare("UPDATE launch_images SET state = 'held' WHERE token = ?");
     this.nextDue = db.prepare("SELECT min(next_attempt) FROM launch_images WHERE state = 'retry'").pluck();
@@ -114,10 +115,13 @@ export class LaunchImages {
   }
 
   private async resolve(row: { token: string; uri: string; attempts: number }): Promise<void> {
+    /** The metadata's details as JSON, once read: kept even when the logo cannot be had. */
+    let details: string | null = null;
     try {
-      const { image } = await this.media.resolveMetadataURI(row.uri, { background: true });
+      const { image, metadata } = await this.media.resolveMetadataURI(row.uri, { background: true });
+      details = JSON.stringify(launchDetailsOf(metadata));
       const logo = await this.media.fetchImage(image, { background: true });
-      this.found.run(`/media/${logo.cid}`, row.token);
+      this.found.run(`/media/${logo.cid}`, details, row.token);
     } catch (error) {
       if (this.run.isStopped) return;
       const kind = linkFailureKind(error);
@@ -126,7 +130,7 @@ export class LaunchImages {
         return;
       }
       if (kind === 'final') {
-        this.none.run(row.token);
+        this.none.run(details, row.token);
         return;
       }
       if (kind === 'busy') {
@@ -137,11 +141,31 @@ export class LaunchImages {
       const attempts = row.attempts + 1;
       if (attempts >= MAX_ATTEMPTS) {
         this.log(`launch images: giving up on the logo of ${row.token} (${row.uri}) after ${attempts} tries`);
-        this.none.run(row.token);
+        this.none.run(details, row.token);
         return;
       }
       const wait = FIRST_RETRY_SECONDS * 2 ** (attempts - 1);
       this.later.run(attempts, Math.floor(Date.now() / 1000) + wait, row.token);
     }
   }
+}
+
+/**
+ * The details a launch's metadata gives, each kept only when it passes the checks a launch made here passes (an
+ * https:// website, an X or Telegram link or handle, a description without control characters): metadata written
+ * elsewhere may hold anything, and the UI shows these as links.
+ *
+ * @example launchDetailsOf({ name: 'Owl', x: '@owl', website: 'javascript:alert(1)' }) // { x: 'https://x.com/owl' }
+ */
+export function launchDetailsOf(metadata: Record<string, unknown>): LaunchDetails {
+  const details: LaunchDetails = {};
+  for (const key of ['description', 'website', 'x', 'telegram'] as const) {
+    try {
+      const checked = checkTokenDetails({ [key]: metadata[key] });
+      if (checked[key] !== undefined) details[key] = checked[key];
+    } catch {
+      // An invalid detail is left out; the others still show.
+    }
+  }
+  return details;
 }

@@ -99,7 +99,64 @@ describe('IndexStore writes', () => {
       siteFee: 1n,
     };
     store.write({ events: [firstBuy, launch], timestamps: new Map([[8, 1]]), hashes: new Map([[8, hash(8)]]), to: 8 });
-    expect(store.launch(address(100))?.firstBuy).toEqual({ spent: 5n, tokens: 7n });
+    expect(store.launch(address(100))?.firstBuy).toEqual({ spent: 5n, tokens: 7n, siteFee: 1n });
+  });
+
+  it("lists the launch's first buy among the token's trades, by the creator, at the launch's place", () => {
+    const store = new IndexStore(openDatabase(':memory:'));
+    store.open(TARGET);
+    const launch = launched(100, 8, 3);
+    const firstBuy: ServiceEvent = {
+      kind: 'firstBuy',
+      block: 8,
+      logIndex: 1,
+      txHash: launch.txHash,
+      token: address(100),
+      spent: 5n,
+      tokens: 7n,
+      siteFee: 1n,
+    };
+    const trade: ServiceEvent = {
+      kind: 'trade',
+      block: 9,
+      logIndex: 0,
+      txHash: hash(9),
+      trader: address(700),
+      token: address(100),
+      referrer: address(0),
+      pair: address(3),
+      isBuy: false,
+      pairAmount: 2n,
+      tokenAmount: 3n,
+      fee: 0n,
+      cut: 0n,
+    };
+    store.write({ events: [firstBuy, launch], timestamps: new Map([[8, 1]]), hashes: new Map([[8, hash(8)]]), to: 8 });
+    store.write({ events: [trade], timestamps: new Map([[9, 2]]), hashes: new Map([[9, hash(9)]]), to: 9 });
+    const trades = store.tradesOf(address(100), 10);
+    expect(trades.map((t) => [t.isBuy, t.firstBuy ?? false])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    expect(trades[1]).toMatchObject({
+      txHash: launch.txHash,
+      block: 8,
+      trader: address(900),
+      referrer: null,
+      pairAmount: 5n,
+      tokenAmount: 7n,
+      fee: 1n,
+      timestamp: 1,
+    });
+    expect(store.tradesOf(address(100), 1)).toHaveLength(1);
+    // A launch without a first buy lists none.
+    store.write({
+      events: [launched(200, 10, 0)],
+      timestamps: new Map([[10, 3]]),
+      hashes: new Map([[10, hash(10)]]),
+      to: 10,
+    });
+    expect(store.tradesOf(address(200), 10)).toEqual([]);
   });
 
   it('rolls back the rows after a block together with the cursor', () => {

@@ -34,11 +34,21 @@ export interface IndexBatch {
 export interface IndexedLaunch extends Omit<LaunchFacts, 'salt' | 'royaltyTo'>, EventPosition {
   /** Null: royalties go to the creator. */
   royaltyTo: Address | null;
-  firstBuy: { spent: bigint; tokens: bigint } | null;
+  firstBuy: { spent: bigint; tokens: bigint; siteFee: bigint } | null;
   /** The logo link found in the metadata: null until found, or when there is none. */
   image: string | null;
   /** The block's time, Unix seconds. */
   timestamp: number;
+  /** The metadata's checked details, read with the logo: null until then, or when the metadata could not be read. */
+  details: LaunchDetails | null;
+}
+
+/** What a launch's metadata says about the token besides its logo (each only when present and valid). */
+export interface LaunchDetails {
+  description?: string;
+  website?: string;
+  x?: string;
+  telegram?: string;
 }
 
 /** A launch as the list shows it. */
@@ -70,6 +80,8 @@ export interface IndexedTrade extends EventPosition {
   tokenAmount: bigint;
   /** The site fee, in the pair currency. */
   fee: bigint;
+  /** The launch's first buy, made by the factory for the creator (not a router trade). */
+  firstBuy?: boolean;
 }
 
 interface TradeRow {
@@ -83,6 +95,7 @@ interface TradeRow {
   pairAmount: string;
   tokenAmount: string;
   fee: string;
+  firstBuy: number;
 }
 
 export interface IndexCounts {
@@ -108,30 +121,34 @@ const INDEX_TABLES = [
 
 const LAUNCH_COLUMNS = `l.token, l.creator, l.pool, l.pair, l.fee, l.supply, l.opening_tick AS openingTick, l.name,
   l.symbol, l.metadata_uri AS metadataURI, l.royalty_to AS royaltyTo, l.burn_bps AS burnBps, l.ranges,
-  l.first_buy_spent AS firstBuySpent, l.first_buy_tokens AS firstBuyTokens, i.image, l.block, l.log_index AS logIndex,
+  l.first_buy_spent AS firstBuySpent, l.first_buy_tokens AS firstBuyTokens, l.first_buy_fee AS firstBuyFee, i.image,
+  i.details, l.block, l.log_index AS logIndex,
   l.tx_hash AS txHash, l.timestamp`;
 const LAUNCH_FROM = 'launches l LEFT JOIN launch_images i ON i.token = l.token';
 /** Only what a list item shows: pages are read often, and every column read costs. */
 const LIST_COLUMNS = `l.token, l.symbol, l.name, l.creator, l.pool, l.pair, l.fee, i.image, l.timestamp,
   l.tx_hash AS txHash, l.block, l.log_index AS logIndex`;
 
-interface LaunchRow extends Omit<IndexedLaunch, 'supply' | 'ranges' | 'firstBuy'> {
+interface LaunchRow extends Omit<IndexedLaunch, 'supply' | 'ranges' | 'firstBuy' | 'details'> {
   supply: string;
   ranges: string;
   firstBuySpent: string | null;
   firstBuyTokens: string | null;
+  firstBuyFee: string | null;
+  details: string | null;
 }
 
 function toLaunch(row: LaunchRow): IndexedLaunch {
-  const { firstBuySpent, firstBuyTokens, supply, ranges, ...rest } = row;
+  const { firstBuySpent, firstBuyTokens, firstBuyFee, supply, ranges, details, ...rest } = row;
   return {
     ...rest,
     supply: BigInt(supply),
     ranges: JSON.parse(ranges) as LaunchRange[],
     firstBuy:
       firstBuySpent !== null && firstBuyTokens !== null
-        ? { spent: BigInt(firstBuySpent), tokens: BigInt(firstBuyTokens) }
+        ? { spent: BigInt(firstBuySpent), tokens: BigInt(firstBuyTokens), siteFee: BigInt(firstBuyFee ?? '0') }
         : null,
+    details: details === null ? null : (JSON.parse(details) as LaunchDetails),
   };
 }
 
@@ -158,8 +175,9 @@ export class IndexStore {
       recentHashes: prepare('SELECT number, hash FROM index_blocks ORDER BY number DESC'),
       launch: prepare(
         `INSERT INTO launches (token, creator, pool, pair, fee, supply, opening_tick, salt, name, symbol, metadata_uri,
-           royalty_to, burn_bps, ranges, first_buy_spent, first_buy_tokens, block, log_index, tx_hash, timestamp)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           royalty_to, burn_bps, ranges, first_buy_spent, first_buy_tokens, first_buy_fee, block, log_index, tx_hash,
+           timestamp)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       launchImage: prepare("INSERT INTO launch_images (token, state) VALUES (?, 'pending')"),
       trade: prepare(
@@ -195,10 +213,18 @@ export class IndexStore {
       ),
       inBlock: prepare(`SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block = ? ORDER BY l.log_index`),
       byToken: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.token = ?`),
+      // The launch's first buy is no router trade, but it is the token's first: it is listed with them, at the
+      // launch's place in the chain (the factory emits FirstBuy just before Launched, in the same transaction).
       tradesOf: prepare(
         `SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, trader, referrer, is_buy AS isBuy,
-           pair_amount AS pairAmount, token_amount AS tokenAmount, fee
-         FROM trades WHERE token = ? ORDER BY block DESC, log_index DESC LIMIT ?`,
+           pair_amount AS pairAmount, token_amount AS tokenAmount, fee, 0 AS firstBuy
+         FROM trades WHERE token = @token
+         UNION ALL
+         SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, creator AS trader, NULL AS referrer,
+           1 AS isBuy, first_buy_spent AS pairAmount, first_buy_tokens AS tokenAmount, first_buy_fee AS fee,
+           1 AS firstBuy
+         FROM launches WHERE token = @token AND first_buy_spent IS NOT NULL AND first_buy_fee IS NOT NULL
+         ORDER BY block DESC, logIndex DESC LIMIT @limit`,
       ),
       isCreator: prepare('SELECT 1 FROM launches WHERE creator = ? LIMIT 1').pluck(),
       counts: prepare(
@@ -248,9 +274,11 @@ export class IndexStore {
     const hash = batch.hashes.get(batch.to);
     if (!hash) throw new Error(`the batch to block ${batch.to} does not carry that block's hash`);
     this.db.transaction(() => {
-      const firstBuys = new Map<Address, { spent: bigint; tokens: bigint }>();
+      const firstBuys = new Map<Address, { spent: bigint; tokens: bigint; siteFee: bigint }>();
       for (const event of batch.events) {
-        if (event.kind === 'firstBuy') firstBuys.set(event.token, { spent: event.spent, tokens: event.tokens });
+        if (event.kind === 'firstBuy') {
+          firstBuys.set(event.token, { spent: event.spent, tokens: event.tokens, siteFee: event.siteFee });
+        }
       }
       for (const event of batch.events) {
         const timestamp = batch.timestamps.get(event.block);
@@ -278,6 +306,7 @@ export class IndexStore {
               JSON.stringify(event.ranges),
               firstBuy ? firstBuy.spent.toString() : null,
               firstBuy ? firstBuy.tokens.toString() : null,
+              firstBuy ? firstBuy.siteFee.toString() : null,
               event.block,
               event.logIndex,
               event.txHash,
@@ -382,11 +411,12 @@ export class IndexStore {
     return row ? toLaunch(row) : null;
   }
 
-  /** The token's latest trades, newest first. */
+  /** The token's latest trades, newest first, its launch's first buy among them. */
   tradesOf(token: Address, limit: number): IndexedTrade[] {
-    const rows = this.statements.tradesOf.all(getAddress(token), limit) as TradeRow[];
-    return rows.map(({ isBuy, pairAmount, tokenAmount, fee, ...rest }) => ({
+    const rows = this.statements.tradesOf.all({ token: getAddress(token), limit }) as TradeRow[];
+    return rows.map(({ isBuy, pairAmount, tokenAmount, fee, firstBuy, ...rest }) => ({
       ...rest,
+      ...(firstBuy === 1 ? { firstBuy: true } : {}),
       isBuy: isBuy === 1,
       pairAmount: BigInt(pairAmount),
       tokenAmount: BigInt(tokenAmount),

@@ -348,4 +348,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX launch_images_due ON launch_images (state, next_attempt);
     `,
   },
+  {
+    id: '2026-11-29-first-buy-fee-and-token-details',
+    sql: `
+      -- The first buy is listed among the token's trades, with its site fee as the FirstBuy event tells it: an index
+      -- holding first buys without their fee is started afresh (the indexer reads them again from the deploy block).
+      ALTER TABLE launches ADD COLUMN first_buy_fee TEXT;
+      DELETE FROM index_state WHERE EXISTS (SELECT 1 FROM launches WHERE first_buy_spent IS NOT NULL);
+      -- The metadata's details (description, website, X, Telegram), kept as checked JSON when the logo is found; logos
+      -- found before are looked for again, so their details are read.
+      ALTER TABLE launch_images ADD COLUMN details TEXT;
+      UPDATE launch_images SET state = 'pending', attempts = 0, next_attempt = 0 WHERE state = 'found';
+    `,
+  },
 ];

@@ -21,6 +21,9 @@ const TokenTradeSchema = z
     tokenWei: WeiSchema.openapi({ description: 'tokens received (buy) or paid (sell)' }),
     feeWei: WeiSchema.openapi({ description: 'the site fee, in the pair currency' }),
     referrer: AddressSchema.nullable().openapi({ description: 'who got the referral cut; null for nobody' }),
+    firstBuy: z.boolean().openapi({
+      description: "the launch's first buy, made by the factory in the launch transaction for the creator",
+    }),
   })
   .openapi('TokenTrade');
 
@@ -45,7 +48,8 @@ const route = createRoute({
   path: '/tokens/{address}/trades',
   summary: "A launched token's latest trades and its market now",
   description:
-    'Trades through the router from the local index, newest first (a trade appears once the indexer has its block); ' +
+    "Trades through the router from the local index, newest first, with the launch's first buy (a trade appears once " +
+    'the indexer has its block); ' +
     "the market (price, market cap, supply) from the pool's current state.",
   request: {
     params: z.object({ address: z.string().openapi({ description: 'token address' }) }),
@@ -89,6 +93,7 @@ function tradeJson(trade: IndexedTrade) {
     tokenWei: trade.tokenAmount.toString(),
     feeWei: trade.fee.toString(),
     referrer: trade.referrer,
+    firstBuy: trade.firstBuy === true,
   };
 }
 

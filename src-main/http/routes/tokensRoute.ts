@@ -1,7 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { TokenRegistry } from '../../services/tokenRegistry';
+import type { IndexStore } from '../../store/indexStore';
 import type { AppEnv } from '../env';
 import { AddressSchema, errorResponses } from '../schemas';
+import { imageLink } from './launchesRoute';
 
 export const TokenSchema = z
   .object({
@@ -16,13 +18,34 @@ export const TokenSchema = z
       description: 'the pair currency (for BNB, the wrapped-BNB contract, traded natively)',
     }),
     quoteIsBnb: z.boolean(),
+    image: z
+      .string()
+      .nullable()
+      .openapi({ description: "logo link (served here); null until found in the launch's metadata, or none" }),
+    launchedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: 'ISO 8601, the block time of the launch; null until the indexer has its block' }),
+    details: z
+      .object({
+        description: z.string().optional(),
+        website: z.string().optional().openapi({ description: 'an https:// link' }),
+        x: z.string().optional().openapi({ description: 'an https://x.com/… link' }),
+        telegram: z.string().optional().openapi({ description: 'an https://t.me/… link' }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "what the launch's metadata says about the token, each only when present and valid; null until the " +
+          'metadata is read, or when it could not be',
+      }),
   })
   .openapi('Token');
 
 const route = createRoute({
   method: 'get',
   path: '/tokens/{address}',
-  summary: 'A launched token: its pool, creator and pair currency',
+  summary: "A launched token: its pool, creator and pair currency, its logo and its metadata's details",
   request: { params: z.object({ address: z.string().openapi({ description: 'token address' }) }) },
   responses: {
     200: { description: 'Token', content: { 'application/json': { schema: TokenSchema } } },
@@ -30,9 +53,10 @@ const route = createRoute({
   },
 });
 
-export function tokensRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry): void {
+export function tokensRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, index: IndexStore): void {
   app.openapi(route, async (c) => {
     const facts = await tokens.get(c.req.param('address'), 'address');
+    const launch = index.launch(facts.address);
     return c.json(
       {
         address: facts.address,
@@ -44,6 +68,9 @@ export function tokensRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry): vo
         decimals: facts.decimals,
         quote: facts.pair,
         quoteIsBnb: facts.quoteIsBnb,
+        image: imageLink(launch?.image ?? null, new URL(c.req.url).origin),
+        launchedAt: launch ? new Date(launch.timestamp * 1000).toISOString() : null,
+        details: launch?.details ?? null,
       },
       200,
     );

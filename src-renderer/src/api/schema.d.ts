@@ -1259,7 +1259,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A launched token: its pool, creator and pair currency */
+        /** A launched token: its pool, creator and pair currency, its logo and its metadata's details */
         get: {
             parameters: {
                 query?: never;
@@ -1318,7 +1318,7 @@ export interface paths {
         };
         /**
          * A launched token's latest trades and its market now
-         * @description Trades through the router from the local index, newest first (a trade appears once the indexer has its block); the market (price, market cap, supply) from the pool's current state.
+         * @description Trades through the router from the local index, newest first, with the launch's first buy (a trade appears once the indexer has its block); the market (price, market cap, supply) from the pool's current state.
          */
         get: {
             parameters: {
@@ -2737,6 +2737,20 @@ export interface components {
                 symbol: string;
             };
             quoteIsBnb: boolean;
+            /** @description logo link (served here); null until found in the launch's metadata, or none */
+            image: string | null;
+            /** @description ISO 8601, the block time of the launch; null until the indexer has its block */
+            launchedAt: string | null;
+            /** @description what the launch's metadata says about the token, each only when present and valid; null until the metadata is read, or when it could not be */
+            details: {
+                description?: string;
+                /** @description an https:// link */
+                website?: string;
+                /** @description an https://x.com/… link */
+                x?: string;
+                /** @description an https://t.me/… link */
+                telegram?: string;
+            } | null;
         };
         TokenTrades: {
             trades: components["schemas"]["TokenTrade"][];
@@ -2775,6 +2789,8 @@ export interface components {
              * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
              */
             referrer: string | null;
+            /** @description the launch's first buy, made by the factory in the launch transaction for the creator */
+            firstBuy: boolean;
         };
         TokenMarket: {
             /**

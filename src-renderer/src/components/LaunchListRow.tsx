@@ -1,64 +1,150 @@
-import { useState } from 'react';
+import { formatAmount, formatUsd } from '../../../src-shared/format/numbers';
+import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
 import { apiBase } from '../api/apiBase';
+import type { UsdPerUnit } from '../api/dollars';
 import type { LaunchListItem } from '../api/launches';
-import type { TokenMarket } from '../api/tokens';
-import { age, compact, shortAddress } from '../format';
+import type { TokenTrades } from '../api/tokens';
 import { Link } from '../router/Link';
+import { useRouter } from '../router/routes';
+import { cn } from '../ui/cn';
+import { TokenLogo } from '../ui/TokenLogo';
 import { useLaunchMarket } from './LaunchListCaps';
+import { ChangeText } from './PriceChange';
+import { type DayStats, priceUsd, TRADES_READ } from './tokenDayStats';
 
 /**
  * Only logos the service stored and serves from its `/media`: the CSP allows no other image origin, and the service
  * fetches and checks every remote logo before it names one.
  */
-function loadable(image: string | null): image is string {
-  if (!image) return false;
+export function loadableLogo(image: string | null): string | null {
+  if (!image) return null;
   try {
     const url = new URL(image);
-    return url.origin === new URL(apiBase).origin && url.pathname.startsWith('/media/') && !url.search;
+    return url.origin === new URL(apiBase).origin && url.pathname.startsWith('/media/') && !url.search ? image : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-function Logo({ image, symbol }: { image: string | null; symbol: string }) {
-  const [broken, setBroken] = useState(false);
-  if (loadable(image) && !broken) {
-    return <img className="tk-logo" src={image} alt="" data-testid="launch-logo" onError={() => setBroken(true)} />;
-  }
-  return (
-    <span className="tk-logo tk-logo-placeholder" aria-hidden="true" data-testid="launch-logo-placeholder">
-      {symbol.slice(0, 1).toUpperCase()}
-    </span>
-  );
+/** A fee tier as people write it: 10000 → "1%", 2500 → "0.25%". */
+export function feeTierText(feeTier: number): string {
+  return `${feeTier / 10_000}%`;
 }
 
-/** "$12.3k" when the pair has a dollar price, else "4.5 BNB". */
-export function marketCapText(market: TokenMarket): string {
-  if (market.marketCapUsd !== null) return `$${compact(market.marketCapUsd)}`;
-  return `${compact(Number(market.marketCap.amount))} ${market.pair.symbol}`;
-}
+const muted = <span className="text-muted">…</span>;
 
-/** One launch in the list; its market cap is read once the row scrolls into view. */
-export function LaunchListRow({ launch, now }: { launch: LaunchListItem; now: number }) {
-  const { ref, market, failed } = useLaunchMarket(launch.token);
+/** One launch in the list, logo first; its market is read once the row scrolls into view (or at once when sorted). */
+export function LaunchListRow({
+  launch,
+  now,
+  usdPerUnit,
+  day,
+  fresh,
+  always,
+}: {
+  launch: LaunchListItem;
+  now: number;
+  usdPerUnit: UsdPerUnit;
+  /** The row's 24 h figures, worked out by the list from the same read. */
+  day: DayStats | null;
+  /** Arrived while the page was open: highlighted for a moment. */
+  fresh: boolean;
+  always: boolean;
+}) {
+  const { ref, answer, failed } = useLaunchMarket(launch.token, always);
+  const market: TokenTrades['market'] | null = answer?.market ?? null;
+  const pairUsd = market ? usdPerUnit(market.pair.address) : null;
+  const price = market ? priceUsd(market.priceWei, market.pair.decimals, pairUsd) : null;
   const to = `/token/${launch.token}`;
+  const waiting = failed ? <span className="text-muted">unavailable</span> : muted;
+  const navigate = useRouter((store) => store.navigate);
   return (
-    <tr ref={ref} className="tk-launch-row" data-testid="launch-row" data-token={launch.token}>
+    <tr
+      ref={ref}
+      // The whole row opens the token, as in every trading list; the name stays the link keyboards and readers use.
+      onClick={(event) => {
+        if ((event.target as Element).closest('a, button') || window.getSelection()?.toString()) return;
+        navigate(to);
+      }}
+      data-testid="launch-row"
+      data-token={launch.token}
+      data-fresh={fresh ? 'yes' : undefined}
+      className={cn('cursor-pointer transition-colors duration-1000 hover:bg-raised', fresh && 'bg-fresh')}
+    >
       <td>
-        <Logo image={launch.image} symbol={launch.symbol} />
+        <div className="flex min-w-0 items-center gap-3">
+          <TokenLogo
+            src={loadableLogo(launch.image)}
+            symbol={launch.symbol}
+            address={launch.token}
+            testId="launch-logo"
+          />
+          <div className="min-w-0">
+            <Link
+              to={to}
+              testId="launch-link"
+              className="block truncate font-semibold text-fg no-underline hover:underline"
+            >
+              {launch.name}
+            </Link>
+            <div className="flex items-center gap-1.5 text-xs text-muted">
+              <span data-testid="launch-symbol" className="font-semibold">
+                {launch.symbol}
+              </span>
+              <span aria-hidden="true">·</span>
+              <span title="The pair currency and the pool's fee tier">
+                {market ? `${market.pair.symbol} pair` : 'pair'} · {feeTierText(launch.feeTier)} fee
+              </span>
+            </div>
+          </div>
+        </div>
       </td>
-      <td>
-        <Link to={to} testId="launch-link">
-          {launch.name}
-        </Link>
+      <td className="num" data-testid="launch-price">
+        {market ? (
+          <span className="inline-flex flex-col items-end leading-tight" title={`per ${launch.symbol}`}>
+            <span>
+              {price !== null
+                ? formatUsd(price)
+                : formatAmount(BigInt(market.priceWei), market.pair.decimals, { significant: 4 })}
+            </span>
+            <span className="text-xs text-muted">
+              {formatAmount(BigInt(market.priceWei), market.pair.decimals, { significant: 4 })} {market.pair.symbol}
+            </span>
+          </span>
+        ) : (
+          waiting
+        )}
       </td>
-      <td data-testid="launch-symbol">{launch.symbol}</td>
-      <td data-testid="launch-cap" data-ready={market ? 'yes' : 'no'}>
-        {market ? marketCapText(market) : <span className="muted">{failed ? 'unavailable' : '…'}</span>}
+      <td className="num font-semibold" data-testid="launch-cap" data-ready={market ? 'yes' : 'no'}>
+        {market
+          ? market.marketCapUsd !== null
+            ? formatUsd(market.marketCapUsd)
+            : `${formatAmount(BigInt(market.marketCap.wei), market.pair.decimals, { compact: true })} ${market.pair.symbol}`
+          : waiting}
       </td>
-      <td title={launch.launchedAt}>{age(launch.launchedAt, now)}</td>
-      <td>
-        <code title={launch.creator}>{shortAddress(launch.creator)}</code>
+      <td className="num" data-testid="launch-change">
+        {day ? <ChangeText pct={day.changePct} /> : waiting}
+      </td>
+      <td className="num" data-testid="launch-volume">
+        {day && market ? (
+          <span
+            title={
+              day.complete
+                ? `${day.trades} trade${day.trades === 1 ? '' : 's'} in the last 24 h`
+                : `At least this: only the latest ${TRADES_READ} trades are counted`
+            }
+          >
+            {day.complete ? '' : '≥ '}
+            {pairUsd !== null
+              ? formatUsd((Number(day.volumeWei) / 10 ** market.pair.decimals) * pairUsd)
+              : `${formatAmount(day.volumeWei, market.pair.decimals, { compact: true })} ${market.pair.symbol}`}
+          </span>
+        ) : (
+          waiting
+        )}
+      </td>
+      <td className="num text-muted" title={formatLocalTime(launch.launchedAt)}>
+        {formatAge(launch.launchedAt, now)}
       </td>
     </tr>
   );

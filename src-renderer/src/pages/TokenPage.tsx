@@ -2,20 +2,22 @@ import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-q
 import { useCallback, useEffect, useState } from 'react';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { ApiError } from '../api/apiRequestError';
-import { fetchBalances, fetchToken, fetchTokenTrades, type TokenInfo } from '../api/tokens';
+import { useDollars } from '../api/dollars';
+import { fetchBalances, fetchToken, type TokenInfo } from '../api/tokens';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { launchMarketQuery } from '../components/LaunchListCaps';
 import { PriceChart } from '../components/PriceChart';
 import { TokenBalances } from '../components/TokenBalances';
 import { TokenFacts } from '../components/TokenFacts';
 import { TokenTradePanel } from '../components/TokenTradePanel';
 import { TokenTradesTable } from '../components/TokenTradesTable';
+import { dayStats, TRADES_READ } from '../components/tokenDayStats';
 import { failureOf } from '../failureOf';
 import { useTitleSubject } from '../router/documentTitle';
 import { useRouter } from '../router/routes';
+import { Card } from '../ui/Card';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
-/** Trades shown in the table and the chart. */
-const TRADES_SHOWN = 100;
 /** How often the trades and the market are read again while the page is open. */
 const REFRESH_MS = 5000;
 
@@ -29,18 +31,24 @@ function TokenView({ address }: { address: string }) {
   const r = useRouter((s) => s.query.get('r'));
   const referrer: Address | null = r && isAddress(r, { strict: false }) ? getAddress(r) : null;
   const [now, setNow] = useState(() => Date.now());
+  const { usdPerUnit } = useDollars();
 
   const queryClient = useQueryClient();
   const tokenQuery = useQuery({ queryKey: ['token', address], queryFn: () => fetchToken(address) });
-  const tradesQuery = useQuery({
-    queryKey: ['token', address, 'trades'],
-    queryFn: () => fetchTokenTrades(address, TRADES_SHOWN),
-    refetchInterval: REFRESH_MS,
-  });
+  // The same read as the launches list's row: one cache entry per token.
+  const tradesQuery = useQuery({ ...launchMarketQuery(address), staleTime: 0, retry: 3, refetchInterval: REFRESH_MS });
   const balancesQuery = useQuery({
     queryKey: ['token', address, 'balances', wallet],
     queryFn: () => fetchBalances(wallet as Address, address),
     enabled: wallet !== null,
+  });
+  const creator = tokenQuery.data?.creator ?? null;
+  // The creator's holding, from the chain: the index follows trades, not every transfer.
+  const creatorQuery = useQuery({
+    queryKey: ['token', address, 'balances', creator],
+    queryFn: () => fetchBalances(creator as string, address),
+    enabled: creator !== null,
+    refetchInterval: REFRESH_MS * 6,
   });
   const token = loaded(tokenQuery);
   const trades = loaded(tradesQuery);
@@ -67,47 +75,88 @@ function TokenView({ address }: { address: string }) {
   const info: TokenInfo | null = token.value;
   if (!info) {
     return (
-      <p className="muted" data-testid="token-loading">
+      <p className="text-muted" data-testid="token-loading">
         Loading…
       </p>
     );
   }
   const pair = { symbol: info.quote.symbol, decimals: info.quote.decimals };
+  const pairUsd = usdPerUnit(info.quote.address);
+  const answer = trades.value;
+  const day = answer ? dayStats(answer, info.decimals, now, TRADES_READ) : null;
   return (
-    <div className="tk-token" data-testid="token-page" data-token={info.address}>
-      <div className="tk-token-main">
-        <TokenFacts token={info} market={trades.value?.market ?? null} />
-        {trades.error && (
-          <ErrorPanel title="Could not read the trades" error={trades.error} onRetry={() => void loadTrades()} />
-        )}
-        {trades.value && (
-          <>
-            <h3>Price</h3>
-            <PriceChart trades={trades.value.trades} tokenDecimals={info.decimals} pair={pair} />
-            <h3>Recent trades</h3>
-            <TokenTradesTable trades={trades.value.trades} token={info} pair={pair} now={now} />
-          </>
-        )}
+    <div
+      className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_23rem]"
+      data-testid="token-page"
+      data-token={info.address}
+    >
+      <div className="min-w-0 xl:col-start-1 xl:row-start-1">
+        <TokenFacts
+          token={info}
+          market={answer?.market ?? null}
+          day={day}
+          pairUsd={pairUsd}
+          creatorHoldsWei={creatorQuery.data ? BigInt(creatorQuery.data.token.wei) : null}
+          wallet={wallet}
+          now={now}
+        />
       </div>
-      <div className="tk-token-side">
+      <aside
+        aria-label="Trade"
+        className="grid min-w-0 gap-4 md:grid-cols-2 xl:sticky xl:top-4 xl:col-start-2 xl:row-span-3 xl:row-start-1 xl:grid-cols-1"
+      >
         <TokenTradePanel token={info} referrer={referrer} onTraded={onTraded} />
-        {r !== null && referrer === null && (
-          <p className="muted" data-testid="referrer-invalid">
-            The link's referrer is not an address, so trades here name none.
-          </p>
-        )}
-        {balances.error && (
-          <ErrorPanel title="Could not read your balances" error={balances.error} onRetry={() => void loadBalances()} />
-        )}
-        {balances.value && <TokenBalances balances={balances.value} />}
-      </div>
+        <div className="flex min-w-0 flex-col gap-3">
+          {r !== null && referrer === null && (
+            <p className="text-sm text-muted" data-testid="referrer-invalid">
+              The link's referrer is not an address, so trades here name none.
+            </p>
+          )}
+          {balances.error && (
+            <ErrorPanel
+              title="Could not read your balances"
+              error={balances.error}
+              onRetry={() => void loadBalances()}
+            />
+          )}
+          {balances.value && (
+            <Card title="Your balances">
+              <TokenBalances balances={balances.value} />
+            </Card>
+          )}
+        </div>
+      </aside>
+      {trades.error && (
+        <div className="min-w-0 xl:col-start-1">
+          <ErrorPanel title="Could not read the trades" error={trades.error} onRetry={() => void loadTrades()} />
+        </div>
+      )}
+      {answer && (
+        <>
+          <Card title="Price" className="min-w-0 xl:col-start-1">
+            <PriceChart trades={answer.trades} tokenDecimals={info.decimals} pair={pair} />
+          </Card>
+          <Card
+            title="Trades"
+            flush
+            className="min-w-0 xl:col-start-1"
+            actions={
+              <span className="text-xs text-muted">
+                {answer.trades.length < TRADES_READ ? 'Every trade since the launch' : `The latest ${TRADES_READ}`}
+              </span>
+            }
+          >
+            <TokenTradesTable trades={answer.trades} token={info} pair={pair} pairUsd={pairUsd} now={now} />
+          </Card>
+        </>
+      )}
     </div>
   );
 }
 
 /**
- * One launched token: what it is and its price now, the price chart and latest trades, the signer's balances, and
- * the panel to buy or sell it. A referral link's `r` names the referrer of trades made here.
+ * One launched token: what it is (logo, links, description from its metadata) and its market now, the price chart
+ * and latest trades (its first buy included), the signer's balances, and the panel to buy or sell it. A referral link's `r` names the referrer of trades made here.
  */
 export function TokenPage({ address }: { address: string }) {
   // A fresh view per token, so an answer about the previous token can never land on this one.

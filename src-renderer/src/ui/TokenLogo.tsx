@@ -38,7 +38,7 @@ export function TokenLogo({
     <span
       aria-hidden="true"
       className={cn('inline-flex shrink-0 items-center justify-center rounded-full font-bold text-white', SIZES[size])}
-      style={{ background: `oklch(0.55 0.15 ${hueOf(address)})` }}
+      style={{ background: `oklch(0.48 0.14 ${hueOf(address)})` }}
     >
       {symbol.slice(0, 3).toUpperCase()}
     </span>

@@ -1,0 +1,67 @@
+import { useQuery } from '@tanstack/react-query';
+import { Check, Share2 } from 'lucide-react';
+import { useState } from 'react';
+import type { Address } from 'viem';
+import { fetchReferralLink, fetchReferrer } from '../referrals/referralsApi';
+import { Button } from '../ui/Button';
+
+/**
+ * Copies a link to this token's page: the person's referral link when they may refer (a registered referrer, or a
+ * creator of a launched token), so trades through it pay them; the plain page link otherwise. Where the browser
+ * refuses the clipboard, the link is shown selected to copy by hand.
+ */
+export function TokenShare({ token, wallet }: { token: string; wallet: Address | null }) {
+  const path = `/token/${token}`;
+  const referral = useQuery({
+    queryKey: ['referrals', wallet, 'link', path],
+    queryFn: async () => {
+      const record = await fetchReferrer(wallet as Address);
+      return record.eligible ? (await fetchReferralLink(wallet as Address, path)).link : null;
+    },
+    enabled: wallet !== null,
+    staleTime: 60_000,
+    retry: false,
+  });
+  const link = referral.data ?? new URL(path, location.origin).toString();
+  const referring = typeof referral.data === 'string';
+  const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
+
+  async function copy() {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard here');
+      await navigator.clipboard.writeText(link);
+      setState('copied');
+      setTimeout(() => setState('idle'), 2000);
+    } catch {
+      setState('manual');
+    }
+  }
+
+  return (
+    <div className="flex flex-col items-end gap-1">
+      <Button
+        size="sm"
+        testId="token-share"
+        data-link={link}
+        data-referral={referring ? 'yes' : 'no'}
+        icon={state === 'copied' ? <Check size={14} aria-hidden="true" /> : <Share2 size={14} aria-hidden="true" />}
+        title={
+          referring ? 'Copy your referral link to this token: trades through it pay you' : 'Copy the link to this token'
+        }
+        onClick={() => void copy()}
+      >
+        {state === 'copied' ? 'Link copied' : referring ? 'Share your referral link' : 'Share'}
+      </Button>
+      {state === 'manual' && (
+        <input
+          readOnly
+          value={link}
+          aria-label="Link to copy"
+          data-testid="token-share-text"
+          className="w-72 text-xs"
+          ref={(field) => field?.select()}
+        />
+      )}
+    </div>
+  );
+}
