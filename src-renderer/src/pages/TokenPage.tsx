@@ -119,11 +119,7 @@ function TokenView({ address }: { address: string }) {
               onRetry={() => void loadBalances()}
             />
           )}
-          {balances.value && (
-            <Card title="Your balances">
-              <TokenBalances balances={balances.value} />
-            </Card>
-          )}
+          {balances.value && <TokenBalances balances={balances.value} />}
         </div>
       </aside>
       {trades.error && (
