@@ -1,4 +1,6 @@
+import { Check, Copy } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { Button } from '../ui/Button';
 
 /**
  * Copies `text` to the clipboard. Where the browser refuses (headless, or no permission), it shows the text in a
@@ -24,24 +26,31 @@ export function CopyButton({ text, testId, label = 'Copy' }: { text: string; tes
   }
 
   return (
-    <span className="acct-copy">
-      <button type="button" data-testid={testId} data-copy-state={state} onClick={() => void copy()}>
+    <span className="inline-flex flex-col items-end gap-1">
+      <Button
+        size="sm"
+        testId={testId}
+        data-copy-state={state}
+        onClick={() => void copy()}
+        icon={state === 'copied' ? <Check size={14} aria-hidden="true" /> : <Copy size={14} aria-hidden="true" />}
+      >
         {state === 'copied' ? 'Copied' : label}
-      </button>
+      </Button>
       {state === 'manual' && (
-        <>
-          {' '}
+        <span className="flex w-[min(32rem,80vw)] flex-col gap-1">
           <input
             ref={field}
             readOnly
             value={text}
             aria-label="Text to copy"
             data-testid={`${testId}-text`}
-            className="acct-copy-text"
+            className="w-full font-mono text-xs"
             onFocus={(event) => event.currentTarget.select()}
-          />{' '}
-          <span className="muted">The browser did not allow copying: the text is selected, press Ctrl+C (⌘C).</span>
-        </>
+          />
+          <span className="text-xs text-muted">
+            The browser did not allow copying: the text is selected, press Ctrl+C (⌘C).
+          </span>
+        </span>
       )}
     </span>
   );
