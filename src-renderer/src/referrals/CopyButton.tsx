@@ -4,7 +4,8 @@ import { Button } from '../ui/Button';
 
 /**
  * Copies `text` to the clipboard. Where the browser refuses (headless, or no permission), it shows the text in a
- * field, selected, so the person can copy it by hand instead of being told nothing happened.
+ * field, selected, so the person can copy it by hand instead of being told nothing happened. Put it in a wrapping flex
+ * row: that field takes a line of its own.
  */
 export function CopyButton({ text, testId, label = 'Copy' }: { text: string; testId: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
@@ -26,7 +27,7 @@ export function CopyButton({ text, testId, label = 'Copy' }: { text: string; tes
   }
 
   return (
-    <span className="inline-flex flex-col items-end gap-1">
+    <>
       <Button
         size="sm"
         testId={testId}
@@ -37,7 +38,8 @@ export function CopyButton({ text, testId, label = 'Copy' }: { text: string; tes
         {state === 'copied' ? 'Copied' : label}
       </Button>
       {state === 'manual' && (
-        <span className="flex w-[min(32rem,80vw)] flex-col gap-1">
+        // A line of its own under the button's row (the button sits in a wrapping flex row wherever it is used).
+        <span className="flex basis-full flex-col gap-1">
           <input
             ref={field}
             readOnly
@@ -52,6 +54,6 @@ export function CopyButton({ text, testId, label = 'Copy' }: { text: string; tes
           </span>
         </span>
       )}
-    </span>
+    </>
   );
 }

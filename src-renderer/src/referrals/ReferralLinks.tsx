@@ -158,7 +158,7 @@ export function ReferralLinks({ record }: { record: ReferrerRecord }) {
               Make the link
             </Button>
           </form>
-          {picked && <LinkRow name="picked" label={`The page ${path.trim()}`} link={picked} />}
+          {picked && <LinkRow name="picked" label="That page" link={picked} />}
           {failure && <ErrorPanel title="Could not make that link" error={failure} />}
         </div>
       </div>
