@@ -1,10 +1,12 @@
 import { CircleCheck, CircleX, FileUp, ShieldCheck, ShieldX } from 'lucide-react';
-import { type DragEvent, useState } from 'react';
+import { type DragEvent, type ReactNode, useState } from 'react';
 import { formatAmount, formatExact } from '../../../src-shared/format/numbers';
+import { formatLocalTime } from '../../../src-shared/format/times';
 import { devnetKnownContracts } from '../../../src-shared/inspect/devnetContracts';
 import { type InspectedTx, type InspectResult, inspectBuild } from '../../../src-shared/inspect/inspectBuild';
 import { mainTxOf } from '../../../src-shared/inspect/readBuild';
 import { type InspectSettings, readSettings } from '../../../src-shared/inspect/readSettings';
+import { useBnbUsd } from '../referrals/useBnbUsd';
 import { rememberedSettings, useSettingsStore } from '../store/settingsStore';
 import { Amount } from '../ui/Amount';
 import { Card } from '../ui/Card';
@@ -79,24 +81,45 @@ function inspect(text: string, pastedSettings: string, loaded: unknown): Outcome
   return { kind: 'result', result, source };
 }
 
+/** An exact whole-unit amount and its symbol ("30416321.729622597192547042 MCAT"), or an ISO time, in decoded text. */
+const READABLE = /(\d+)(?:\.(\d+))? ([A-Z][A-Za-z0-9]{0,15})\b|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
+
 /**
- * The decoder's amounts are exact whole units ("1920600.486177059242987378 OWL"); shown here with separators and six
- * significant digits, the exact figure on hover. Anything else (addresses, times, per cents) is shown as decoded.
+ * The decoder's text as a trader reads it: its exact whole-unit amounts with separators and six significant digits
+ * (the exact figure on hover), its ISO times in local time. Addresses, per cents and the rest are shown as decoded.
+ *
+ * @example <Readable text="receives at least 30416321.729622597192547042 MCAT" /> // receives at least 30,416,321.7 MCAT
  */
-function Readable({ display }: { display: string }) {
-  const amount = /^(\d+)(?:\.(\d+))? ([A-Za-z0-9$._-]{1,32})$/.exec(display);
-  if (!amount) return <span className="break-all">{display}</span>;
-  const [, whole = '0', fraction = '', symbol] = amount;
-  const wei = BigInt(`${whole}${fraction}`);
-  return (
-    <span className="tabular whitespace-nowrap" title={`${formatExact(wei, fraction.length)} ${symbol}`}>
-      {formatAmount(wei, fraction.length, { significant: 6 })} <span className="text-muted">{symbol}</span>
-    </span>
-  );
+function Readable({ text }: { text: string }) {
+  const parts: ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(READABLE)) {
+    const at = match.index ?? 0;
+    parts.push(text.slice(last, at));
+    const [found, whole, fraction = '', symbol] = match;
+    if (whole === undefined || symbol === undefined) {
+      parts.push(
+        <time key={at} dateTime={found} title={found}>
+          {formatLocalTime(found)}
+        </time>,
+      );
+    } else {
+      const wei = BigInt(`${whole}${fraction}`);
+      parts.push(
+        <span key={at} className="tabular whitespace-nowrap" title={`${formatExact(wei, fraction.length)} ${symbol}`}>
+          {formatAmount(wei, fraction.length, { significant: 6 })} {symbol}
+        </span>,
+      );
+    }
+    last = at + found.length;
+  }
+  parts.push(text.slice(last));
+  return <span className="[overflow-wrap:anywhere]">{parts}</span>;
 }
 
 function Transaction({ label, inspected, testId }: { label: string; inspected: InspectedTx; testId: string }) {
   const { summary, checks } = inspected;
+  const bnbUsd = useBnbUsd();
   const failed = checks.filter((check) => !check.ok).length;
   return (
     <Card
@@ -123,7 +146,7 @@ function Transaction({ label, inspected, testId }: { label: string; inspected: I
                     {arg.name}
                   </th>
                   <td className="text-right">
-                    <Readable display={arg.display} />
+                    <Readable text={arg.display} />
                   </td>
                 </tr>
               ))}
@@ -132,7 +155,7 @@ function Transaction({ label, inspected, testId }: { label: string; inspected: I
                   value
                 </th>
                 <td className="text-right">
-                  <Amount wei={summary.value.wei} decimals={18} symbol="BNB" significant={6} />
+                  <Amount wei={summary.value.wei} decimals={18} symbol="BNB" significant={6} usdPerUnit={bnbUsd} />
                 </td>
               </tr>
               <tr>
@@ -165,7 +188,9 @@ function Transaction({ label, inspected, testId }: { label: string; inspected: I
               ) : (
                 <CircleX size={16} aria-label="failed" className="mt-0.5 shrink-0 text-down" />
               )}
-              <span className={check.ok ? 'text-fg' : 'font-medium text-down'}>{check.message}</span>
+              <span className={check.ok ? 'text-fg' : 'font-medium text-down'}>
+                <Readable text={check.message} />
+              </span>
             </span>
           </li>
         ))}
