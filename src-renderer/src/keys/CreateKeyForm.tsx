@@ -72,7 +72,7 @@ export function CreateKeyForm({ wallet, onCreated }: { wallet: Address; onCreate
         a message to sign: no gas, and it moves nothing.
       </p>
       {rejected && (
-        <p className="mt-2 text-sm text-muted" data-testid="key-create-rejected">
+        <p className="mt-2 text-muted" data-testid="key-create-rejected">
           No key made: you rejected the message.
         </p>
       )}

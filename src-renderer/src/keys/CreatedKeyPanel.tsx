@@ -15,14 +15,14 @@ export function CreatedKeyPanel({ created, onDone }: { created: CreatedKey; onDo
       <h2 className="text-[0.9375rem] font-semibold">Your new key “{created.label}”</h2>
       <div className="mt-3 flex flex-wrap items-start gap-2">
         <code
-          className="min-w-0 flex-1 rounded-md border border-line bg-surface px-3 py-2 font-mono text-sm font-semibold break-all"
+          className="min-w-0 flex-1 rounded-md border border-line bg-surface px-3 py-2 font-mono font-semibold break-all"
           data-testid="key-created-value"
         >
           {created.key}
         </code>
         <CopyButton text={created.key} testId="key-created-copy" />
       </div>
-      <p className="mt-3 flex items-start gap-2 text-sm font-semibold" data-testid="key-created-warning">
+      <p className="mt-3 flex items-start gap-2 font-semibold" data-testid="key-created-warning">
         <TriangleAlert size={16} aria-hidden="true" className="mt-0.5 shrink-0 text-warn" />
         Copy it now: it will not be shown again. Only a hash of it is kept, so a lost key cannot be recovered; revoke it
         and create another.

@@ -47,12 +47,12 @@ export function SignInPanel({
       className="flex flex-col items-center gap-2 px-6 py-8 text-center"
     >
       <p className="font-semibold">{WHY[reason]}</p>
-      <p className="text-sm text-muted">Signing in is a message to sign: no gas, and it moves nothing.</p>
+      <p className="text-muted">Signing in is a message to sign: no gas, and it moves nothing.</p>
       <Button variant="primary" disabled={busy} onClick={() => void start()} testId="keys-sign-in">
         {busy ? 'Waiting for the signature…' : 'Sign in'}
       </Button>
       {rejected && (
-        <p className="text-sm text-muted" data-testid="keys-sign-in-rejected">
+        <p className="text-muted" data-testid="keys-sign-in-rejected">
           Not signed in: you rejected the message.
         </p>
       )}

@@ -134,11 +134,11 @@ function Transaction({ label, inspected, testId }: { label: string; inspected: I
     >
       {summary && (
         <div className="px-4 pb-3">
-          <p className="text-sm">
+          <p>
             <strong>{summary.contractLabel}</strong>.<code>{summary.function ?? 'unknown function'}</code>{' '}
             <span className="text-muted">on chain {summary.chainId}</span>
           </p>
-          <table className="mt-2 w-full text-sm">
+          <table className="mt-2 w-full">
             <tbody>
               {summary.args.map((arg) => (
                 <tr key={arg.name}>
@@ -182,7 +182,7 @@ function Transaction({ label, inspected, testId }: { label: string; inspected: I
             className={check.ok ? 'check-ok' : 'check-failed'}
             data-testid={`inspect-check-${check.id}`}
           >
-            <span className="flex items-start gap-2 border-b border-line px-4 py-2 text-sm last:border-b-0">
+            <span className="flex items-start gap-2 border-b border-line px-4 py-2 last:border-b-0">
               {check.ok ? (
                 <CircleCheck size={16} aria-label="passed" className="mt-0.5 shrink-0 text-up" />
               ) : (
@@ -259,22 +259,18 @@ export function InspectPage() {
             onChange={(event) => setText(event.target.value)}
           />
           {outcome.kind === 'error' && (
-            <p
-              className="mt-2 rounded-lg bg-down-soft px-3 py-2 text-sm text-down"
-              role="alert"
-              data-testid="inspect-error"
-            >
+            <p className="mt-2 rounded-lg bg-down-soft px-3 py-2 text-down" role="alert" data-testid="inspect-error">
               {outcome.message}
             </p>
           )}
           {(outcome.kind === 'needs-settings' || pastedSettings) && (
             <div className="mt-3 flex flex-col gap-1.5">
               {outcome.kind === 'needs-settings' ? (
-                <p className="text-sm" data-testid="inspect-needs-settings">
+                <p data-testid="inspect-needs-settings">
                   The app knows no contracts for chain {outcome.chainId}. Paste that network's GET /settings answer:
                 </p>
               ) : (
-                <p className="text-sm text-muted">The network's GET /settings answer:</p>
+                <p className="text-muted">The network's GET /settings answer:</p>
               )}
               <textarea
                 className="w-full font-mono text-xs"

@@ -110,7 +110,7 @@ function Signer() {
       {available ? (
         <>
           <Card>
-            <p data-testid="signer-active" className="text-sm">
+            <p data-testid="signer-active">
               {status?.address ? (
                 <>
                   Signing as <code className="break-all">{status.address}</code> with{' '}
@@ -127,7 +127,7 @@ function Signer() {
         </>
       ) : (
         <Card testId="signer-unavailable">
-          <p className="text-sm">
+          <p>
             This page was opened without the app's token, so it cannot reach the app's signers. Open the address the app
             printed when it started (it ends in <code>#app=…</code>).
           </p>

@@ -74,7 +74,7 @@ export function LifetimeShare({
 
   return (
     <Card title="Lifetime share" testId="lifetime">
-      <dl className="m-0 divide-y divide-line text-sm">
+      <dl className="m-0 divide-y divide-line">
         <Fact label="Wallets bound to you" testId="lifetime-referred">
           {lifetime.referred.toLocaleString()}
         </Fact>
@@ -106,7 +106,7 @@ export function LifetimeShare({
         </Fact>
       </dl>
       {lifetime.claimableWeeks.length === 0 ? (
-        <p className="mt-3 text-sm text-muted" data-testid="lifetime-no-weeks">
+        <p className="mt-3 text-muted" data-testid="lifetime-no-weeks">
           No week has paid you a share yet.
         </p>
       ) : (

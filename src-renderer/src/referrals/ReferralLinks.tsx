@@ -122,10 +122,7 @@ export function ReferralLinks({ record }: { record: ReferrerRecord }) {
   return (
     <Card title="Your links" testId="referral-links">
       {!record.eligible && (
-        <p
-          className="mb-2 rounded-lg bg-warn-soft px-3 py-2 text-sm text-warn"
-          data-testid="referral-links-not-eligible"
-        >
+        <p className="mb-2 rounded-lg bg-warn-soft px-3 py-2 text-warn" data-testid="referral-links-not-eligible">
           Register first: until then, trades through these links are refused rather than paying you.
         </p>
       )}

@@ -50,7 +50,7 @@ export function ReferrerStanding({ record, onRegistered }: { record: ReferrerRec
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
           <div className="text-xs text-muted">Referrer wallet</div>
-          <code className="font-mono text-sm break-all" data-testid="referrer-address">
+          <code className="font-mono break-all" data-testid="referrer-address">
             {record.address}
           </code>
         </div>
@@ -88,14 +88,14 @@ export function ReferrerStanding({ record, onRegistered }: { record: ReferrerRec
       </div>
       {!record.registered && (
         <div className="mt-4 flex flex-wrap items-center gap-3 rounded-lg bg-primary-soft px-4 py-3">
-          <p className="min-w-0 flex-1 text-sm">
+          <p className="min-w-0 flex-1">
             Registering lets trades through your links pay you. It is a message to sign: no gas, and it moves nothing.
           </p>
           <Button variant="primary" disabled={busy} onClick={() => void register()} testId="referrer-register">
             {busy ? 'Waiting for the signature…' : 'Register as a referrer'}
           </Button>
           {rejected && (
-            <p className="w-full text-sm text-muted" data-testid="referrer-register-rejected">
+            <p className="w-full text-muted" data-testid="referrer-register-rejected">
               Not registered: you rejected the message. Nothing was sent.
             </p>
           )}

@@ -46,7 +46,7 @@ export function RejectDialog({
         <h2 id={`${id}-title`} className="text-base font-semibold">
           Reject this request?
         </h2>
-        <p className="text-sm text-muted">{what}</p>
+        <p className="text-muted">{what}</p>
         <div className="flex flex-col gap-1.5">
           <label htmlFor={`${id}-reason`} className="text-[0.8125rem] font-medium">
             Reason <span className="font-normal text-muted">(the bot reads it)</span>

@@ -124,7 +124,7 @@ export function RequestRow({
           asked by {intentSourceText(intent)}
         </div>
       </td>
-      <td className="whitespace-nowrap text-muted">
+      <td className="text-[0.8125rem] whitespace-nowrap text-muted">
         <time dateTime={intent.createdAt} title={formatLocalTime(intent.createdAt)}>
           {formatAge(intent.createdAt)}
         </time>

@@ -25,7 +25,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function RunningNow({ info }: { info: AppInfo }) {
   return (
     <Card title="Running now">
-      <dl className="m-0 divide-y divide-line text-sm" data-testid="app-running">
+      <dl className="m-0 divide-y divide-line" data-testid="app-running">
         <Row label="Network">
           <strong data-testid="app-network">{info.network}</strong>{' '}
           <span className="text-muted">chain {info.chainId}</span>
@@ -107,7 +107,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
         description="The chain this app follows and where it keeps its data."
       >
         <RunningNow info={info} />
-        <p className="text-sm text-muted">This run takes its setup from flags and environment variables only.</p>
+        <p className="text-muted">This run takes its setup from flags and environment variables only.</p>
       </SettingsSection>
     );
   }
@@ -194,7 +194,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
                 empty, links open the desktop app by its own scheme. Never this computer's own address.
               </p>
             </div>
-            <label className="flex items-center gap-2 text-sm lg:col-span-2">
+            <label className="flex items-center gap-2 lg:col-span-2">
               <input type="checkbox" checked={rateLimits} onChange={(e) => setRateLimits(e.target.checked)} /> Rate
               limits for clients on loopback
             </label>
@@ -207,7 +207,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
         description="What this app fetches from elsewhere, and so who learns this computer's IP address."
       >
         <Card>
-          <label className="flex items-center gap-2 text-sm font-medium">
+          <label className="flex items-center gap-2 font-medium">
             <input
               type="checkbox"
               data-testid="settings-third-party-fetches"
@@ -226,7 +226,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
             Save for the next start
           </Button>
           {saved && (
-            <span className="text-sm" data-testid="settings-saved">
+            <span data-testid="settings-saved">
               Saved to <code className="break-all">{info.settingsFile}</code>. Restart the app to apply it.
             </span>
           )}

@@ -25,7 +25,7 @@ export function BrowserWalletSetup() {
     >
       {injected ? (
         <div className="flex flex-wrap items-center gap-3">
-          <p className="min-w-0 flex-1 text-sm">
+          <p className="min-w-0 flex-1">
             Signing with the browser wallet as{' '}
             <code className="break-all" data-testid="browser-wallet-address">
               {injected}

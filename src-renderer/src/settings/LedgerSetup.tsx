@@ -52,7 +52,7 @@ export function LedgerSetup() {
         {status?.ledger && (
           <div className="flex flex-wrap items-center gap-3">
             <div className="min-w-0 flex-1">
-              <code className="font-mono text-sm break-all">{status.ledger.address}</code>
+              <code className="font-mono break-all">{status.ledger.address}</code>
               <div className="text-xs text-muted">
                 on <code>{status.ledger.path}</code>
               </div>
@@ -65,11 +65,7 @@ export function LedgerSetup() {
           </div>
         )}
         {status?.ledger && status.ledgerApp && (
-          <p
-            className="text-sm"
-            data-testid="ledger-blind-signing"
-            data-state={status.ledgerApp.blindSigning ? 'on' : 'off'}
-          >
+          <p data-testid="ledger-blind-signing" data-state={status.ledgerApp.blindSigning ? 'on' : 'off'}>
             Ethereum app {status.ledgerApp.version}: blind signing{' '}
             {status.ledgerApp.blindSigning ? (
               <Badge tone="up">on, so it can sign trades, launches and approvals</Badge>

@@ -127,7 +127,7 @@ export function LocalKeySetup() {
     >
       {localKey ? (
         <div data-testid="local-key">
-          <code className="font-mono text-sm break-all">{localKey.address}</code>
+          <code className="font-mono break-all">{localKey.address}</code>
           {!localKey.unlocked && <UnlockForm needsPassphrase={localKey.needsPassphrase} />}
           <div className="mt-3 flex flex-wrap gap-2">
             {localKey.unlocked && status?.active !== 'local' && (

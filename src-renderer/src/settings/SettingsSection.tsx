@@ -22,7 +22,7 @@ export function SettingsSection({
         <h2 id={`${id}-title`} className="text-base font-semibold">
           {title}
         </h2>
-        <p className="mt-1 text-sm text-muted">{description}</p>
+        <p className="mt-1 text-muted">{description}</p>
       </div>
       <div className="flex min-w-0 flex-col gap-4">{children}</div>
     </section>

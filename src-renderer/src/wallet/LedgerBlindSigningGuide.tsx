@@ -11,7 +11,7 @@ export function LedgerBlindSigningGuide() {
   const app = status?.ledgerApp;
   return (
     <section
-      className="mt-3 flex flex-col gap-2 rounded-xl border border-warn/40 bg-warn-soft p-4 text-sm"
+      className="mt-3 flex flex-col gap-2 rounded-xl border border-warn/40 bg-warn-soft p-4"
       data-testid="ledger-blind-signing-guide"
     >
       <h3 className="text-[0.9375rem] font-semibold">Turn on blind signing on the Ledger</h3>
