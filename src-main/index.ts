@@ -35,6 +35,7 @@ function readOptions(): ServiceOptions {
     ...(rpcTimeoutMs !== undefined ? { rpcTimeoutMs } : {}),
     ...(saved.rateLimits === false ? { rateLimits: false as const } : {}),
     ...(saved.thirdPartyFetches === false ? { thirdPartyFetches: false } : {}),
+    ...(saved.publicLinkBase ? { publicLinkBase: saved.publicLinkBase } : {}),
     settingsFile,
     // The local key is sealed by the OS keychain in the desktop app: no passphrase to type at each start.
     keyCipher: keychainCipher(safeStorage),

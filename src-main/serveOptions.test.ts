@@ -45,7 +45,21 @@ describe('readServeOptions', () => {
     );
   });
 
+  it('takes the public link base of referral links by flag, variable or saved setting', () => {
+    expect(readServeOptions([], env())).not.toHaveProperty('publicLinkBase');
+    expect(readServeOptions(['--public-link-base', 'https://pad.example'], env()).publicLinkBase).toBe(
+      'https://pad.example',
+    );
+    expect(readServeOptions([], env({ PUBLIC_LINK_BASE: 'https://pad.example/app' })).publicLinkBase).toBe(
+      'https://pad.example/app',
+    );
+    const saved = join(mkdtempSync(join(tmpdir(), 'serve-options-')), 'app-settings.json');
+    writeFileSync(saved, JSON.stringify({ publicLinkBase: 'https://saved.example' }));
+    expect(readServeOptions([], { APP_SETTINGS: saved }).publicLinkBase).toBe('https://saved.example');
+  });
+
   it.each([
+    [['--public-link-base', 'http://127.0.0.1:8787'], 'public-link-base'],
     [['--rpc-timeout', '0'], 'rpc-timeout'],
     [['--rpc-timeout', '1.5'], 'rpc-timeout'],
     [['--rpc-timeout', '1000'], 'rpc-timeout'],

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
+import { publicLinkBaseProblem } from './core/appPages';
 import type { ServiceOptions } from './startService';
 import { readAppSettings } from './store/appSettingsFile';
 
 const SERVE_USAGE =
   'usage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] ' +
   '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off] ' +
-  '[--third-party-fetches on|off]';
+  '[--third-party-fetches on|off] [--public-link-base https://…]';
 
 /** A flag or variable that cannot start the server: its message says which and what it may be. */
 export class ServeUsageError extends Error {}
@@ -28,6 +29,7 @@ export interface ServeOptions
     | 'confirmations'
     | 'keys'
     | 'thirdPartyFetches'
+    | 'publicLinkBase'
   > {
   /** A problem with the saved settings file, which was ignored (to be logged, not fatal). */
   settingsProblem?: string;
@@ -71,6 +73,7 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
         confirmations: { type: 'string' },
         keys: { type: 'string' },
         'third-party-fetches': { type: 'string' },
+        'public-link-base': { type: 'string' },
       },
       strict: true,
     }).values;
@@ -87,6 +90,7 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
     rpc: sameNetwork ? (saved.rpcUrl ?? undefined) : undefined,
     'rate-limit': saved.rateLimits === false ? 'off' : undefined,
     'third-party-fetches': saved.thirdPartyFetches === false ? 'off' : undefined,
+    'public-link-base': saved.publicLinkBase ?? undefined,
   };
   const value = (flag: string, name: string) => (parsed[flag] as string | undefined) ?? env[name] ?? fromSaved[flag];
 
@@ -106,6 +110,9 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
   }
   const keys = value('keys', 'API_KEYS') ?? 'on';
   if (keys !== 'on' && keys !== 'off') usage(`--keys must be on or off, not "${keys}"`);
+  const publicLinkBase = value('public-link-base', 'PUBLIC_LINK_BASE');
+  const linkBaseProblem = publicLinkBase ? publicLinkBaseProblem(publicLinkBase) : null;
+  if (linkBaseProblem) usage(`--public-link-base: ${linkBaseProblem}, not "${publicLinkBase}"`);
   const thirdParty = value('third-party-fetches', 'THIRD_PARTY_FETCHES') ?? 'on';
   if (thirdParty !== 'on' && thirdParty !== 'off') {
     usage(`--third-party-fetches must be on or off, not "${thirdParty}"`);
@@ -125,6 +132,7 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
     ...(confirmationsText !== undefined ? { confirmations: Number(confirmationsText) } : {}),
     ...(keys === 'off' ? { keys: false } : {}),
     ...(thirdParty === 'off' ? { thirdPartyFetches: false } : {}),
+    ...(publicLinkBase ? { publicLinkBase } : {}),
     ...(problem ? { settingsProblem: problem } : {}),
   };
 }

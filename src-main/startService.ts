@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { composeAppChannel } from './composeAppChannel';
+import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem } from './core/appPages';
 import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
 import { answerClientErrors } from './http/clientErrors';
 import { type AppDeps, createApp, type RateLimits } from './http/createApp';
@@ -85,6 +86,11 @@ export interface ServiceOptions {
    * fetch shows this machine's IP address to whoever launched.
    */
   thirdPartyFetches?: boolean;
+  /**
+   * The public base of shared referral links: an https:// site serving the app's pages, or the app's own scheme
+   * (DEFAULT_PUBLIC_LINK_BASE, the default). Never this machine's loopback address.
+   */
+  publicLinkBase?: string;
   /** Media store settings tests change: loopback links, the host resolver, the size cap, background deadlines. */
   media?: Pick<
     MediaStoreOptions,
@@ -234,6 +240,8 @@ export function composeServices(
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const linkBaseProblem = options.publicLinkBase === undefined ? null : publicLinkBaseProblem(options.publicLinkBase);
+  if (linkBaseProblem) throw new Error(`publicLinkBase: ${linkBaseProblem}`);
   mkdirSync(options.dataDir, { recursive: true });
   const db = openDatabase(join(options.dataDir, 'app.sqlite'));
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
@@ -269,6 +277,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         rpcUrl: options.rpcUrl ?? null,
         rateLimits: options.rateLimits !== false,
         thirdPartyFetches: options.thirdPartyFetches ?? true,
+        publicLinkBase: options.publicLinkBase ?? DEFAULT_PUBLIC_LINK_BASE,
         settingsFile: options.settingsFile ?? null,
       },
       ...(options.keyCipher ? { keyCipher: options.keyCipher } : {}),
@@ -281,6 +290,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const app = createApp({
       ...services,
       appToken,
+      ...(options.publicLinkBase ? { publicLinkBase: options.publicLinkBase } : {}),
       ...(options.appToken
         ? { appChannel: { channel: appChannel, token: options.appToken, origin: () => origin } }
         : {}),

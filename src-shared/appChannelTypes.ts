@@ -44,6 +44,8 @@ export interface AppInfo {
   rateLimits: boolean;
   /** Whether other people's launch metadata and logos are fetched (each fetch shows this machine's IP to them). */
   thirdPartyFetches: boolean;
+  /** Where shared referral links point: a public https:// site, or the app's own scheme (launchpad-companion://app). */
+  publicLinkBase: string;
   /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
   ledgerPaths: { live: string; legacy: string };
 }
@@ -80,6 +82,8 @@ export interface SavedAppSettings {
    * this computer's IP address to whoever launched; off, those launches show no logo.
    */
   thirdPartyFetches?: boolean;
+  /** The public base of shared referral links (an https:// site); absent for the app's own scheme. */
+  publicLinkBase?: string | null;
 }
 
 /** What the Ethereum app on the device says of itself. */

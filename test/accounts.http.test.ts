@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { TradeRouter } from '../src-main/chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool } from '../src-main/chain/generated/vendor';
+import { DEFAULT_PUBLIC_LINK_BASE } from '../src-main/core/appPages';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
 import { expectNotStored } from './support/storedFiles';
@@ -207,11 +208,23 @@ describe('referral links', () => {
     const referrer = account(5).address;
     const launches = await s.api.get(`/referrals/${referrer}/link?path=${encodeURIComponent('/launches')}`);
     expect(launches.status).toBe(200);
-    expect(launches.body).toEqual({ referrer, path: '/launches', link: `${service.origin}/launches?r=${referrer}` });
+    // With no public base configured, links open the app by its own scheme: never this machine's 127.0.0.1 address.
+    expect(launches.body).toEqual({
+      referrer,
+      path: '/launches',
+      link: `${DEFAULT_PUBLIC_LINK_BASE}/launches?r=${referrer}`,
+    });
     const tokenPage = await s.api.get(
       `/referrals/${referrer}/link?path=${encodeURIComponent(`/token/${token}?side=sell`)}`,
     );
-    expect(tokenPage.body.link).toBe(`${service.origin}/token/${token}?side=sell&r=${referrer}`);
+    expect(tokenPage.body.link).toBe(`${DEFAULT_PUBLIC_LINK_BASE}/token/${token}?side=sell&r=${referrer}`);
+    const record = (await s.api.get(`/referrals/${referrer}`)).body;
+    expect(record.links).toEqual({
+      base: `${DEFAULT_PUBLIC_LINK_BASE}/?r=${referrer}`,
+      token: `${DEFAULT_PUBLIC_LINK_BASE}/token/{token}?r=${referrer}`,
+      launch: `${DEFAULT_PUBLIC_LINK_BASE}/launch?r=${referrer}`,
+    });
+    expect(JSON.stringify([launches.body, tokenPage.body, record.links])).not.toContain('127.0.0.1');
     for (const path of [
       '',
       'launches',
@@ -301,9 +314,9 @@ describe('the referrer record', () => {
       registered: true,
       active: true,
       links: {
-        base: `${service.origin}/?r=${referrer}`,
-        token: `${service.origin}/token/{token}?r=${referrer}`,
-        launch: `${service.origin}/launch?r=${referrer}`,
+        base: `${DEFAULT_PUBLIC_LINK_BASE}/?r=${referrer}`,
+        token: `${DEFAULT_PUBLIC_LINK_BASE}/token/{token}?r=${referrer}`,
+        launch: `${DEFAULT_PUBLIC_LINK_BASE}/launch?r=${referrer}`,
       },
       rates: { instantBps: 20, lifetimeShareBps: 1500 },
       lifetime: {

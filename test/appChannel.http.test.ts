@@ -383,6 +383,17 @@ describe('settings for the next start', () => {
     expect(JSON.parse(readFileSync(SETTINGS_FILE, 'utf8'))).toEqual(good);
     expect(await ok('settings.get')).toEqual({ saved: good });
   });
+
+  it('saves the public base of shared links: an https site, never this machine, and none for the app scheme', async () => {
+    const choice = { network: 'devnet', rpcUrl: null, dataDir: null, rateLimits: true, ledgerTemplate: 'live' };
+    for (const bad of ['http://127.0.0.1:8787', 'https://localhost/app', 'http://pad.example', 'pad.example']) {
+      expect((await call('settings.save', { ...choice, publicLinkBase: bad })).error?.code, bad).toBe('INVALID_INPUT');
+    }
+    const good = { ...choice, publicLinkBase: 'https://pad.example/app' };
+    expect(await ok('settings.save', good)).toEqual({ saved: good, restartNeeded: true });
+    expect(JSON.parse(readFileSync(SETTINGS_FILE, 'utf8'))).toEqual(good);
+    expect(await ok('settings.save', { ...choice, publicLinkBase: null })).toMatchObject({ restartNeeded: true });
+  });
 });
 
 describe('after a restart', () => {

@@ -27,10 +27,46 @@ export function isAppPage(pathname: string): boolean {
 }
 
 /**
- * A link to one of the app's pages carrying the referrer in `r`, on this server's origin. INVALID_PATH unless `path`
- * starts with `/` and names a page of the app (a query is kept, a fragment dropped).
+ * Where shared links to the app's pages point when no public base is configured: the app's own scheme, which opens
+ * the desktop app, never this machine's loopback address (meaningless on anyone else's computer).
  */
-export function referralLink(origin: string, path: unknown, referrer: string): string {
+export const DEFAULT_PUBLIC_LINK_BASE = 'launchpad-companion://app';
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
+
+/**
+ * Why `text` cannot be the public base of shared links, or null when it can: an https:// site (a path prefix allowed,
+ * no query or fragment, not a loopback host) or the app's own scheme.
+ *
+ * @example publicLinkBaseProblem('https://app.example/pad') // null
+ * @example publicLinkBaseProblem('http://127.0.0.1:8787') // 'a public link base is an https:// address …'
+ */
+export function publicLinkBaseProblem(text: string): string | null {
+  if (text === DEFAULT_PUBLIC_LINK_BASE) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'a public link base is an https:// address, like https://app.example';
+  }
+  if (url.protocol !== 'https:' || url.search || url.hash || url.username || url.password || text.includes('#')) {
+    return 'a public link base is an https:// address with no query or fragment, like https://app.example';
+  }
+  if (LOOPBACK_HOST.test(url.hostname)) return "a public link base cannot be this computer's own address";
+  return null;
+}
+
+/** The public base without a trailing slash, so a page's path is appended to it as is. */
+export const linkBaseOf = (base: string): string => base.replace(/\/+$/, '');
+
+/**
+ * A link to one of the app's pages carrying the referrer in `r`, under the public base `base` (a site, or the app's
+ * own scheme; see DEFAULT_PUBLIC_LINK_BASE). INVALID_PATH unless `path` starts with `/` and names a page of the app (a
+ * query is kept, a fragment dropped).
+ *
+ * @example referralLink('https://app.example', '/launch', '0xAb…') // 'https://app.example/launch?r=0xAb…'
+ */
+export function referralLink(base: string, path: unknown, referrer: string): string {
   const invalid = (why: string) =>
     new ApiError('INVALID_PATH', `path ${why}`, {
       field: 'path',
@@ -40,10 +76,11 @@ export function referralLink(origin: string, path: unknown, referrer: string): s
   if (!path.startsWith('/') || path.startsWith('//') || path.length > 512 || /[\\\s\p{Cc}]/u.test(path)) {
     throw invalid(`"${path.slice(0, 60)}" is not a path of this site (it must start with one /)`);
   }
-  const url = new URL(path, origin);
-  if (url.origin !== origin || !isAppPage(url.pathname))
+  // Read against a placeholder origin: only the path and query are taken, then put under the public base.
+  const probe = 'https://page.invalid';
+  const url = new URL(path, probe);
+  if (url.origin !== probe || !isAppPage(url.pathname))
     throw invalid(`"${url.pathname.slice(0, 60)}" is not a page of the app`);
-  url.hash = '';
   url.searchParams.set('r', referrer);
-  return url.toString();
+  return `${linkBaseOf(base)}${url.pathname}${url.search}`;
 }

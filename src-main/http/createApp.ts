@@ -4,6 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
+import { DEFAULT_PUBLIC_LINK_BASE } from '../core/appPages';
 import type { ApiKeys } from '../services/apiKeys';
 import type { AppChannel } from '../services/appChannel';
 import type { BuildService } from '../services/buildService';
@@ -94,6 +95,8 @@ export interface AppDeps {
   weeks: LifetimeWeeks;
   /** A token's price and cap from its pool, for the token page. */
   market: TokenMarket;
+  /** Where shared referral links point (a public site, or the app's own scheme by default); never loopback. */
+  publicLinkBase?: string;
   /** Built web UI to serve at `/` (headless mode). */
   webRoot?: string;
   /**
@@ -137,7 +140,14 @@ export function createApi(
   errorsRoute(api);
   statusRoute(api, deps.chain, deps.indexer, deps.weeks);
   launchesRoute(api, deps.index);
-  referralsRoute(api, deps.challenges, deps.referrers, deps.referralRecords, deps.weeks);
+  referralsRoute(
+    api,
+    deps.challenges,
+    deps.referrers,
+    deps.referralRecords,
+    deps.weeks,
+    deps.publicLinkBase ?? DEFAULT_PUBLIC_LINK_BASE,
+  );
   keysRoute(api, deps.challenges, deps.keys, deps.sessions);
   intentsRoute(api, deps.intents, deps);
   tokensRoute(api, deps.tokens, deps.index);

@@ -1,6 +1,7 @@
 import { type Address, getAddress, type Hex } from 'viem';
 import { z } from 'zod';
 import { APP_OPERATIONS, type AppInfo, type AppOperation, type MarketDollars } from '../../src-shared/appChannelTypes';
+import { publicLinkBaseProblem } from '../core/appPages';
 import { SignerError } from '../signer/signerError';
 import type { Signers } from '../signer/signers';
 import type { ActivityStore } from '../store/activityStore';
@@ -94,6 +95,15 @@ const OPERATIONS = {
       rateLimits: z.boolean(),
       ledgerTemplate: z.enum(['live', 'legacy']),
       thirdPartyFetches: z.boolean().optional(),
+      publicLinkBase: z
+        .string()
+        .max(512)
+        .nullable()
+        .optional()
+        .superRefine((text, ctx) => {
+          const problem = text ? publicLinkBaseProblem(text) : null;
+          if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+        }),
     })
     .strict()
     .refine((s) => s.network === 'devnet' || s.rpcUrl !== null, {

@@ -73,7 +73,7 @@ export class ReferralRecords {
     };
   }
 
-  async record(address: Address, origin: string) {
+  async record(address: Address, linkBase: string) {
     const nowSeconds = Math.floor(this.now() / 1000);
     const settings = await this.settings.get();
     const registered = this.registry.registeredAt(address) !== null;
@@ -99,9 +99,9 @@ export class ReferralRecords {
       registered,
       active: eligible && lastTrade !== undefined && lastTrade.timestamp > nowSeconds - ACTIVE_DAYS * DAY,
       links: {
-        base: `${origin}/?r=${address}`,
-        token: `${origin}/token/{token}?r=${address}`,
-        launch: `${origin}/launch?r=${address}`,
+        base: `${linkBase}/?r=${address}`,
+        token: `${linkBase}/token/{token}?r=${address}`,
+        launch: `${linkBase}/launch?r=${address}`,
       },
       rates: { instantBps: settings.fees.referrerBps, lifetimeShareBps: settings.fees.lifetimeReferralBps },
       instant: { earnings },

@@ -8,6 +8,7 @@ import { ReferralsPage } from './pages/ReferralsPage';
 import { RequestsPage } from './pages/RequestsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TokenPage } from './pages/TokenPage';
+import { useWaitingRequests } from './requests/useIntents';
 import { ReviewScreen } from './review/ReviewScreen';
 import { useDocumentTitle } from './router/documentTitle';
 import { Link } from './router/Link';
@@ -75,6 +76,7 @@ export function App() {
   const loadSettings = useSettingsStore((store) => store.load);
   const route = useRouter((store) => store.route);
   const refreshWallet = useWallet((store) => store.refresh);
+  const waitingRequests = useWaitingRequests();
   useDocumentTitle(route);
 
   useEffect(() => {
@@ -84,7 +86,7 @@ export function App() {
 
   return (
     <div className="flex min-h-screen">
-      <Sidebar />
+      <Sidebar badges={{ requests: waitingRequests }} />
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-14 items-center gap-3 border-b border-line bg-surface/90 px-5 backdrop-blur">
           <HeaderSearch />

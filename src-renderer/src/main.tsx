@@ -4,7 +4,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { queryClient } from './api/queryClient';
 import './styles.css';
-import './legacy.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -22,6 +22,8 @@ const now = () => Date.now() + offsetMs;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 const ME = testAccounts()[10] as TestAccount;
+/** Where this run's shared links point: a public site serving the app's pages, under a path. */
+const PUBLIC_LINK_BASE = 'https://pad.example/app';
 /** A wallet that trades through ME's link, binding itself to ME, so ME earns a lifetime share. */
 const TRADER = 8;
 
@@ -31,7 +33,7 @@ let browser: Browser;
 let token: Address;
 
 beforeAll(async () => {
-  service = await startTestService(undefined, { ...webUiOptions, now });
+  service = await startTestService(undefined, { ...webUiOptions, publicLinkBase: PUBLIC_LINK_BASE, now });
   s = await serviceDrivers(service);
   const launched = await s.launcher.launch({ creator: 2, saltSeed: 'accounts-ui' });
   if (launched.result !== 'ok') throw new Error(`launch failed: ${launched.result}`);
@@ -166,10 +168,24 @@ describe('referrals, API keys and prepared requests pages', () => {
 
     const launchLink = await testId(page, 'referral-link-launch-value').textContent();
     expect(new URL(launchLink ?? '').searchParams.get('r')).toBe(ME.address);
+    // Links are made under the configured public base, never under this machine's loopback address.
+    expect(launchLink).toBe(`${PUBLIC_LINK_BASE}/launch?r=${ME.address}`);
+    expect(await testId(page, 'referral-links').textContent()).not.toMatch(/127\.0\.0\.1|localhost/);
+    // A token's link without editing {token}: picked from the launches, or pasted.
+    await testId(page, 'referral-token-pick').selectOption(token);
+    await expect
+      .poll(() => testId(page, 'referral-link-token-value').textContent())
+      .toBe(`${PUBLIC_LINK_BASE}/token/${token}?r=${ME.address}`);
+    await testId(page, 'referral-token-pick').selectOption('');
+    await testId(page, 'referral-token-address').fill(token.toLowerCase());
+    await expect
+      .poll(() => testId(page, 'referral-link-token-value').textContent())
+      .toBe(`${PUBLIC_LINK_BASE}/token/${token.toLowerCase()}?r=${ME.address}`);
     await testId(page, 'referral-path').fill(`/token/${token}`);
     await testId(page, 'referral-path-make').click();
     const picked = new URL((await testId(page, 'referral-link-picked-value').textContent()) ?? '');
-    expect(picked.pathname).toBe(`/token/${token}`);
+    expect(picked.toString().startsWith(`${PUBLIC_LINK_BASE}/`)).toBe(true);
+    expect(picked.pathname).toBe(`/app/token/${token}`);
     expect(picked.searchParams.get('r')).toBe(ME.address);
     // Copying works, or (where the browser denies the clipboard) the link is shown selected to copy by hand.
     await testId(page, 'referral-link-picked-copy').click();
@@ -238,9 +254,20 @@ describe('referrals, API keys and prepared requests pages', () => {
   it("lists a bot's prepared request as it comes, stops at the review screen, and rejects it", async () => {
     await testId(page, 'nav-requests').click();
     await testId(page, 'requests-empty').waitFor();
+    expect(await testId(page, 'nav-requests-count').count()).toBe(0);
     // Made while the page is open: the list polls.
     const id = await prepareBuy('0.05');
     await row(page, id).waitFor({ timeout: 12_000 });
+    // The navigation counts the request that waits.
+    await expect.poll(() => testId(page, 'nav-requests-count').textContent()).toMatch(/^1\b/);
+    // The row reads as a trade: the token by its symbol, the 0.05 BNB the bot fixed, and the tokens it would get.
+    const symbol = (await api(`/tokens/${token}`)).body.symbol as string;
+    expect(await row(page, id).getByTestId('request-token').textContent()).toBe(symbol);
+    expect(await row(page, id).getByTestId('request-pay').textContent()).toMatch(/^0\.05\s*W?BNB/);
+    expect(await row(page, id).getByTestId('request-pay').locator('[data-wei]').getAttribute('data-wei')).toBe(
+      (5n * 10n ** 16n).toString(),
+    );
+    await expect.poll(() => row(page, id).getByTestId('request-receive').textContent()).toContain(symbol);
     expect(await row(page, id).getAttribute('data-status')).toBe('pending');
     expect(await row(page, id).getAttribute('data-kind')).toBe('prepare_buy');
     // The row says which key asked: its label and its wallet.
@@ -256,6 +283,7 @@ describe('referrals, API keys and prepared requests pages', () => {
     expect(fromApp.status).toBe(201);
     const appSource = row(page, fromApp.body.id).getByTestId('request-source');
     await appSource.waitFor({ timeout: 12_000 });
+    await expect.poll(() => testId(page, 'nav-requests-count').textContent()).toMatch(/^2\b/);
     expect(await appSource.getAttribute('data-source')).toBe('app');
     expect(await appSource.textContent()).toMatch(/^asked by this app, at /);
     await screenshot(page, 'requests');
@@ -267,11 +295,26 @@ describe('referrals, API keys and prepared requests pages', () => {
     // Turning the review down leaves the request open; the bot learns nothing until Reject.
     expect(['pending', 'built']).toContain((await readIntent(id)).state);
 
+    // Rejecting asks for a confirm, with a reason the bot reads; keeping it changes nothing.
     await row(page, id).getByTestId('request-reject').click();
+    await testId(page, 'request-reject-dialog').waitFor();
+    await testId(page, 'request-reject-cancel').click();
+    expect(await testId(page, 'request-reject-dialog').count()).toBe(0);
+    expect(['pending', 'built']).toContain((await readIntent(id)).state);
+    await row(page, id).getByTestId('request-reject').click();
+    await testId(page, 'request-reject-reason').fill('too big a buy for today');
+    await testId(page, 'request-reject-confirm').click();
     await expect.poll(() => row(page, id).getAttribute('data-status')).toBe('rejected');
     const rejected = await readIntent(id);
     expect(rejected.state).toBe('failed');
-    expect(rejected.reason).toMatch(/^rejected by the user/);
+    expect(rejected.reason).toBe('rejected by the user: too big a buy for today');
+    expect(await row(page, id).getByTestId('request-reason').textContent()).toBe('too big a buy for today');
+    // The app's own request still waits; handled too, the count is gone.
+    await expect.poll(() => testId(page, 'nav-requests-count').textContent()).toMatch(/^1\b/);
+    await row(page, fromApp.body.id).getByTestId('request-reject').click();
+    await testId(page, 'request-reject-confirm').click();
+    await expect.poll(() => row(page, fromApp.body.id).getAttribute('data-status')).toBe('rejected');
+    await expect.poll(() => testId(page, 'nav-requests-count').count()).toBe(0);
   });
 
   it('offers a claim once a week of lifetime share is claimable, and claims it through the review screen', async () => {

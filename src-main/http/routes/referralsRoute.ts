@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { referralLink } from '../../core/appPages';
+import { linkBaseOf, referralLink } from '../../core/appPages';
 import { readAddress } from '../../core/units/readAddress';
 import type { Challenges } from '../../services/challenges';
 import type { LifetimeWeeks } from '../../services/lifetimeWeeks';
@@ -43,7 +43,8 @@ const registerRoute = createRoute({
 const linkRoute = createRoute({
   method: 'get',
   path: '/referrals/{address}/link',
-  summary: 'A link to a page of the app carrying the referrer in r: trading through it binds the wallet to them',
+  summary:
+    "A link to a page of the app carrying the referrer in r, under the public link base (the app's own scheme by default): trading through it binds the wallet to them",
   request: {
     params: z.object({ address: z.string() }),
     query: z.object({
@@ -175,6 +176,7 @@ export function referralsRoute(
   registry: ReferrerRegistry,
   records: ReferralRecords,
   weeks: LifetimeWeeks,
+  publicLinkBase: string,
 ): void {
   app.openapi(challengeRoute, (c) =>
     c.json(challenges.issue('referral', readAddress(c.req.query('address'), 'address')), 200),
@@ -182,13 +184,13 @@ export function referralsRoute(
   app.openapi(linkRoute, (c) => {
     const referrer = readAddress(c.req.param('address'), 'address');
     const path = c.req.query('path');
-    return c.json({ referrer, path: path ?? '', link: referralLink(new URL(c.req.url).origin, path, referrer) }, 200);
+    return c.json({ referrer, path: path ?? '', link: referralLink(publicLinkBase, path, referrer) }, 200);
   });
   app.openAPIRegistry.registerPath(registerRoute);
   app.openAPIRegistry.registerPath(claimRoute);
   app.post('/build/claim', async (c) => c.json(await weeks.buildClaim(c.get('body')), 200));
   app.openapi(recordRoute, async (c) =>
-    c.json(await records.record(readAddress(c.req.param('address'), 'address'), new URL(c.req.url).origin), 200),
+    c.json(await records.record(readAddress(c.req.param('address'), 'address'), linkBaseOf(publicLinkBase)), 200),
   );
   app.post('/referrals/register', async (c) => {
     const body = c.get('body');

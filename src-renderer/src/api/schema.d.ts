@@ -235,7 +235,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A link to a page of the app carrying the referrer in r: trading through it binds the wallet to them */
+        /** A link to a page of the app carrying the referrer in r, under the public link base (the app's own scheme by default): trading through it binds the wallet to them */
         get: {
             parameters: {
                 query: {

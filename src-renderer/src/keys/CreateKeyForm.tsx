@@ -1,13 +1,17 @@
-import { useState } from 'react';
+import { Plus } from 'lucide-react';
+import { useId, useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
 import type { WalletFailure } from '../wallet/walletStore';
 import { createApiKey } from './createApiKey';
 import { type CreatedKey, MAX_KEY_LABEL_CHARS } from './keysApi';
 
 /** A label and one signed message make a key; the label tells keys apart in the list later. */
 export function CreateKeyForm({ wallet, onCreated }: { wallet: Address; onCreated: (key: CreatedKey) => void }) {
+  const id = useId();
   const [label, setLabel] = useState('');
   const [busy, setBusy] = useState(false);
   const [rejected, setRejected] = useState(false);
@@ -32,39 +36,47 @@ export function CreateKeyForm({ wallet, onCreated }: { wallet: Address; onCreate
   }
 
   return (
-    <section className="panel">
-      <h3>Create a key</h3>
-      <p className="muted">
-        A bot sends the key in the x-api-key header; trades it builds then pay you as their default referrer. Creating
-        one is a message to sign: no gas, and it moves nothing.
-      </p>
+    <Card title="Create a key">
       <form
-        className="acct-inline-form"
+        className="flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
           void create();
         }}
       >
-        <label>
-          Label{' '}
+        <div className="flex min-w-64 flex-1 flex-col gap-1.5">
+          <label htmlFor={`${id}-label`} className="text-[0.8125rem] font-medium">
+            Label
+          </label>
           <input
+            id={`${id}-label`}
             value={label}
             maxLength={MAX_KEY_LABEL_CHARS}
             placeholder="the bot that will use it"
             onChange={(event) => setLabel(event.target.value)}
             data-testid="key-label"
           />
-        </label>{' '}
-        <button type="submit" disabled={busy || label.trim() === ''} data-testid="key-create">
+        </div>
+        <Button
+          type="submit"
+          variant="primary"
+          icon={<Plus size={16} aria-hidden="true" />}
+          disabled={busy || label.trim() === ''}
+          testId="key-create"
+        >
           {busy ? 'Waiting for the signature…' : 'Create the key'}
-        </button>
+        </Button>
       </form>
+      <p className="mt-2 text-xs text-muted">
+        A bot sends the key in the x-api-key header; trades it builds pay you as their default referrer. Creating one is
+        a message to sign: no gas, and it moves nothing.
+      </p>
       {rejected && (
-        <p className="muted" data-testid="key-create-rejected">
+        <p className="mt-2 text-muted" data-testid="key-create-rejected">
           No key made: you rejected the message.
         </p>
       )}
       {failure && <ErrorPanel title="Could not create the key" error={failure} />}
-    </section>
+    </Card>
   );
 }

@@ -1,12 +1,19 @@
 import { useState } from 'react';
+import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
-import { age } from '../format';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Empty } from '../ui/Empty';
 import type { WalletFailure } from '../wallet/walletStore';
 import { type KeyEntry, revokeKey } from './keysApi';
 
 function When({ iso }: { iso: string }) {
-  return <time title={iso}>{age(iso)}</time>;
+  return (
+    <time dateTime={iso} title={formatLocalTime(iso)}>
+      {formatAge(iso)}
+    </time>
+  );
 }
 
 function KeyRow({ entry, onRevoked }: { entry: KeyEntry; onRevoked: () => void }) {
@@ -29,39 +36,54 @@ function KeyRow({ entry, onRevoked }: { entry: KeyEntry; onRevoked: () => void }
   }
 
   return (
-    <tr data-testid="key-row" data-key-id={entry.id} data-revoked={entry.revoked ? 'yes' : 'no'}>
-      <td data-testid="key-row-label">{entry.label}</td>
+    <tr
+      data-testid="key-row"
+      data-key-id={entry.id}
+      data-revoked={entry.revoked ? 'yes' : 'no'}
+      className={entry.revoked ? 'text-muted' : undefined}
+    >
       <td>
-        <code>…{entry.hint}</code>
+        <div className="font-semibold" data-testid="key-row-label">
+          {entry.label}
+        </div>
+        <code className="text-xs text-muted" title="The key's last characters">
+          …{entry.hint}
+        </code>
       </td>
-      <td>
+      <td className="whitespace-nowrap">
         <When iso={entry.createdAt} />
       </td>
-      <td data-testid="key-row-last-used">
-        {entry.lastUsedAt ? <When iso={entry.lastUsedAt} /> : <span className="muted">never</span>}
+      <td className="whitespace-nowrap" data-testid="key-row-last-used">
+        {entry.lastUsedAt ? <When iso={entry.lastUsedAt} /> : <span className="text-muted">never</span>}
       </td>
       <td data-testid="key-row-state">
         {entry.revoked ? (
-          <span className="status status-failed">revoked {entry.revokedAt && <When iso={entry.revokedAt} />}</span>
+          <Badge tone="down">revoked {entry.revokedAt && <When iso={entry.revokedAt} />}</Badge>
         ) : (
-          <span className="status status-confirmed">active</span>
+          <Badge tone="up">active</Badge>
         )}
       </td>
-      <td>
+      <td className="text-right">
         {!entry.revoked && !confirming && (
-          <button type="button" onClick={() => setConfirming(true)} data-testid="key-revoke">
+          <Button size="sm" variant="ghost" onClick={() => setConfirming(true)} testId="key-revoke">
             Revoke
-          </button>
+          </Button>
         )}
         {!entry.revoked && confirming && (
-          <span>
-            Bots using it stop working at once.{' '}
-            <button type="button" disabled={busy} onClick={() => void revoke()} data-testid="key-revoke-confirm">
+          <span className="inline-flex flex-wrap items-center justify-end gap-1.5">
+            <span className="text-xs text-muted">Bots using it stop at once.</span>
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={busy}
+              onClick={() => void revoke()}
+              testId="key-revoke-confirm"
+            >
               Revoke it
-            </button>{' '}
-            <button type="button" disabled={busy} onClick={() => setConfirming(false)} data-testid="key-revoke-cancel">
+            </Button>
+            <Button size="sm" disabled={busy} onClick={() => setConfirming(false)} testId="key-revoke-cancel">
               Keep it
-            </button>
+            </Button>
           </span>
         )}
         {failure && <ErrorPanel title="Could not revoke the key" error={failure} />}
@@ -74,22 +96,21 @@ function KeyRow({ entry, onRevoked }: { entry: KeyEntry; onRevoked: () => void }
 export function KeyList({ keys, onChanged }: { keys: KeyEntry[]; onChanged: () => void }) {
   if (keys.length === 0) {
     return (
-      <p className="muted" data-testid="keys-empty">
-        This wallet has no API keys yet.
-      </p>
+      <Empty title="No API keys yet" testId="keys-empty">
+        Create one above and give it to your bot.
+      </Empty>
     );
   }
   return (
-    <table data-testid="keys">
+    <table data-testid="keys" className="w-full">
       <thead>
         <tr>
           <th scope="col">Label</th>
-          <th scope="col">Ends in</th>
           <th scope="col">Created</th>
           <th scope="col">Last used</th>
           <th scope="col">State</th>
-          <th scope="col">
-            <span className="acct-visually-hidden">Actions</span>
+          <th scope="col" className="text-right">
+            <span className="sr-only">Actions</span>
           </th>
         </tr>
       </thead>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
+import { Button } from '../ui/Button';
 import type { WalletFailure } from '../wallet/walletStore';
 import { signIn } from './signIn';
 
@@ -40,14 +41,18 @@ export function SignInPanel({
   }
 
   return (
-    <div data-testid="keys-signed-out" data-reason={reason}>
-      <p>{WHY[reason]}</p>
-      <p className="muted">Signing in is a message to sign: no gas, and it moves nothing.</p>
-      <button type="button" disabled={busy} onClick={() => void start()} data-testid="keys-sign-in">
+    <div
+      data-testid="keys-signed-out"
+      data-reason={reason}
+      className="flex flex-col items-center gap-2 px-6 py-8 text-center"
+    >
+      <p className="font-semibold">{WHY[reason]}</p>
+      <p className="text-muted">Signing in is a message to sign: no gas, and it moves nothing.</p>
+      <Button variant="primary" disabled={busy} onClick={() => void start()} testId="keys-sign-in">
         {busy ? 'Waiting for the signature…' : 'Sign in'}
-      </button>
+      </Button>
       {rejected && (
-        <p className="muted" data-testid="keys-sign-in-rejected">
+        <p className="text-muted" data-testid="keys-sign-in-rejected">
           Not signed in: you rejected the message.
         </p>
       )}

@@ -1,3 +1,4 @@
+import { LogOut } from 'lucide-react';
 import { useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -10,14 +11,19 @@ import type { CreatedKey } from '../keys/keysApi';
 import { SignInPanel } from '../keys/SignInPanel';
 import { signOut } from '../keys/signIn';
 import { Link } from '../router/Link';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { Empty } from '../ui/Empty';
+import { PageHeader } from '../ui/PageHeader';
 import { activeAddress, useWallet, type WalletFailure } from '../wallet/walletStore';
 
 function KeysOff() {
   return (
-    <section className="panel" data-testid="keys-off">
-      <h3>API keys are switched off on this server</h3>
-      <p>Every endpoint works without a key: leave out the x-api-key header.</p>
-    </section>
+    <Card testId="keys-off">
+      <Empty title="API keys are switched off on this server">
+        Every endpoint works without a key: leave out the x-api-key header.
+      </Empty>
+    </Card>
   );
 }
 
@@ -38,7 +44,7 @@ function KeysOf({ wallet }: { wallet: Address }) {
 
   if (list.status === 'off') return <KeysOff />;
   return (
-    <>
+    <div className="flex flex-col gap-4">
       {created && <CreatedKeyPanel created={created} onDone={() => setCreated(null)} />}
       <CreateKeyForm
         wallet={wallet}
@@ -47,28 +53,45 @@ function KeysOf({ wallet }: { wallet: Address }) {
           void load();
         }}
       />
-      <section className="panel" data-testid="keys-list" data-state={list.status}>
-        <h3>Your keys</h3>
-        {list.status === 'loading' && <p className="muted">Loading…</p>}
+      <Card
+        flush
+        testId="keys-list"
+        data-state={list.status}
+        title={
+          <>
+            Your keys{' '}
+            <span className="ml-1 font-mono text-xs font-normal text-muted" title="The wallet the keys belong to">
+              {wallet}
+            </span>
+          </>
+        }
+        actions={
+          list.status === 'ready' && (
+            <Button
+              size="sm"
+              variant="ghost"
+              icon={<LogOut size={14} aria-hidden="true" />}
+              onClick={() => void leave()}
+              testId="keys-sign-out"
+            >
+              Sign out of this browser
+            </Button>
+          )
+        }
+      >
+        {list.status === 'loading' && <p className="px-4 pb-4 text-muted">Loading…</p>}
         {list.status === 'signed-out' && (
           <SignInPanel wallet={wallet} reason={list.reason} onSignedIn={() => void load()} />
         )}
         {list.status === 'error' && (
-          <ErrorPanel title="Could not list the keys" error={list.error} onRetry={() => void load()} />
+          <div className="px-4 pb-4">
+            <ErrorPanel title="Could not list the keys" error={list.error} onRetry={() => void load()} />
+          </div>
         )}
-        {list.status === 'ready' && (
-          <>
-            <KeyList keys={list.keys} onChanged={() => void load()} />
-            <p>
-              <button type="button" onClick={() => void leave()} data-testid="keys-sign-out">
-                Sign out of this browser
-              </button>
-            </p>
-          </>
-        )}
+        {list.status === 'ready' && <KeyList keys={list.keys} onChanged={() => void load()} />}
         {signOutFailure && <ErrorPanel title="Could not sign out" error={signOutFailure} />}
-      </section>
-    </>
+      </Card>
+    </div>
   );
 }
 
@@ -77,13 +100,18 @@ export function KeysPage() {
   const wallet = useWallet(activeAddress);
   return (
     <>
-      <h2>API keys</h2>
+      <PageHeader
+        title="API keys"
+        description="Keys let your bots quote, build and prepare requests for this wallet. A bot never signs: what it prepares waits in Requests for you."
+      />
       {wallet ? (
         <KeysOf key={wallet} wallet={wallet} />
       ) : (
-        <p data-testid="no-signer">
-          Set up a signer in <Link to="/settings">Settings</Link> to create and manage its API keys.
-        </p>
+        <Card>
+          <Empty title="No signer yet" testId="no-signer">
+            Set up a signer in <Link to="/settings">Settings</Link> to create and manage its API keys.
+          </Empty>
+        </Card>
       )}
     </>
   );

@@ -1,45 +1,44 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { Address } from 'viem';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { useLoaded } from '../components/useLoaded';
-import { listIntents } from '../requests/intentsApi';
+import { failureOf } from '../failureOf';
 import { RequestRow } from '../requests/RequestRow';
+import { refreshIntents, useIntents } from '../requests/useIntents';
 import { Link } from '../router/Link';
+import { Card } from '../ui/Card';
+import { Empty } from '../ui/Empty';
+import { PageHeader } from '../ui/PageHeader';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
-/** Bots may add requests at any time; the list is read again this often. */
-const POLL_MS = 5000;
-
 function RequestsOf({ wallet }: { wallet: Address }) {
-  const {
-    data: intents,
-    failure,
-    reload: load,
-  } = useLoaded(
-    useCallback(() => listIntents(wallet), [wallet]),
-    POLL_MS,
-  );
+  const { data: intents, error, refetch } = useIntents(wallet);
   const [busy, setBusy] = useState(false);
 
+  if (error && !intents) {
+    return <ErrorPanel title="Could not read the requests" error={failureOf(error)} onRetry={() => void refetch()} />;
+  }
+  if (!intents) return <p className="text-muted">Loading…</p>;
+  if (intents.length === 0) {
+    return (
+      <Card>
+        <Empty title="No requests yet" testId="requests-empty">
+          When a bot with one of this wallet's <Link to="/keys">API keys</Link> prepares a buy, a sell or a launch, it
+          shows here for you to review and sign, or to reject.
+        </Empty>
+      </Card>
+    );
+  }
   return (
-    <>
-      {failure && <ErrorPanel title="Could not read the requests" error={failure} onRetry={() => void load()} />}
-      {!intents && !failure && <p className="muted">Loading…</p>}
-      {intents?.length === 0 && (
-        <p className="muted" data-testid="requests-empty">
-          No bot has prepared a request for this wallet.
-        </p>
-      )}
-      {intents && intents.length > 0 && (
-        <table data-testid="requests">
+    <Card flush>
+      <div className="overflow-x-auto">
+        <table data-testid="requests" className="w-full">
           <thead>
             <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">What</th>
-              <th scope="col">Created</th>
+              <th scope="col">Request</th>
+              <th scope="col">When</th>
               <th scope="col">Status</th>
-              <th scope="col">
-                <span className="acct-visually-hidden">Actions</span>
+              <th scope="col" className="text-right">
+                <span className="sr-only">Actions</span>
               </th>
             </tr>
           </thead>
@@ -50,13 +49,16 @@ function RequestsOf({ wallet }: { wallet: Address }) {
                 intent={intent}
                 locked={busy}
                 onBusy={setBusy}
-                onChanged={() => void load()}
+                onChanged={() => void refreshIntents(wallet)}
               />
             ))}
           </tbody>
         </table>
+      </div>
+      {error && (
+        <p className="px-4 py-2 text-xs text-warn">Could not read the requests again: {failureOf(error).message}</p>
       )}
-    </>
+    </Card>
   );
 }
 
@@ -65,16 +67,18 @@ export function RequestsPage() {
   const wallet = useWallet(activeAddress);
   return (
     <>
-      <h2>Prepared requests</h2>
-      <p className="muted">
-        A bot can prepare a buy, a sell or a launch for this wallet; nothing happens until you review and sign it here.
-      </p>
+      <PageHeader
+        title="Requests"
+        description="Buys, sells and launches your bots prepared for this wallet. Nothing happens until you review and sign one here."
+      />
       {wallet ? (
         <RequestsOf key={wallet} wallet={wallet} />
       ) : (
-        <p data-testid="no-signer">
-          Set up a signer in <Link to="/settings">Settings</Link> to see the requests prepared for it.
-        </p>
+        <Card>
+          <Empty title="No signer yet" testId="no-signer">
+            Set up a signer in <Link to="/settings">Settings</Link> to see the requests prepared for it.
+          </Empty>
+        </Card>
       )}
     </>
   );

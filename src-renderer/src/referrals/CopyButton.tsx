@@ -1,8 +1,11 @@
+import { Check, Copy } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { Button } from '../ui/Button';
 
 /**
  * Copies `text` to the clipboard. Where the browser refuses (headless, or no permission), it shows the text in a
- * field, selected, so the person can copy it by hand instead of being told nothing happened.
+ * field, selected, so the person can copy it by hand instead of being told nothing happened. Put it in a wrapping flex
+ * row: that field takes a line of its own.
  */
 export function CopyButton({ text, testId, label = 'Copy' }: { text: string; testId: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
@@ -24,25 +27,33 @@ export function CopyButton({ text, testId, label = 'Copy' }: { text: string; tes
   }
 
   return (
-    <span className="acct-copy">
-      <button type="button" data-testid={testId} data-copy-state={state} onClick={() => void copy()}>
+    <>
+      <Button
+        size="sm"
+        testId={testId}
+        data-copy-state={state}
+        onClick={() => void copy()}
+        icon={state === 'copied' ? <Check size={14} aria-hidden="true" /> : <Copy size={14} aria-hidden="true" />}
+      >
         {state === 'copied' ? 'Copied' : label}
-      </button>
+      </Button>
       {state === 'manual' && (
-        <>
-          {' '}
+        // A line of its own under the button's row (the button sits in a wrapping flex row wherever it is used).
+        <span className="flex basis-full flex-col gap-1">
           <input
             ref={field}
             readOnly
             value={text}
             aria-label="Text to copy"
             data-testid={`${testId}-text`}
-            className="acct-copy-text"
+            className="w-full font-mono text-xs"
             onFocus={(event) => event.currentTarget.select()}
-          />{' '}
-          <span className="muted">The browser did not allow copying: the text is selected, press Ctrl+C (⌘C).</span>
-        </>
+          />
+          <span className="text-xs text-muted">
+            The browser did not allow copying: the text is selected, press Ctrl+C (⌘C).
+          </span>
+        </span>
       )}
-    </span>
+    </>
   );
 }

@@ -1,32 +1,110 @@
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { fetchLaunches } from '../api/launches';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
 import type { WalletFailure } from '../wallet/walletStore';
 import { CopyButton } from './CopyButton';
 import { fetchReferralLink, type ReferrerRecord } from './referralsApi';
 
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 function LinkRow({ name, label, link, note }: { name: string; label: string; link: string; note?: string }) {
   return (
-    <tr data-testid={`referral-link-${name}`}>
-      <th scope="row">{label}</th>
-      <td>
-        <code className="acct-link" data-testid={`referral-link-${name}-value`}>
+    <div data-testid={`referral-link-${name}`} className="flex flex-wrap items-start gap-x-4 gap-y-1.5 py-3">
+      <div className="w-40 shrink-0 pt-1 text-[0.8125rem] font-medium">{label}</div>
+      <div className="min-w-0 flex-1">
+        <code
+          className="block rounded-md bg-raised px-2 py-1 font-mono text-xs break-all"
+          data-testid={`referral-link-${name}-value`}
+        >
           {link}
         </code>
-        {note && <div className="muted">{note}</div>}
-      </td>
-      <td>
-        <CopyButton text={link} testId={`referral-link-${name}-copy`} />
-      </td>
-    </tr>
+        {note && <p className="mt-1 text-xs text-muted">{note}</p>}
+      </div>
+      <CopyButton text={link} testId={`referral-link-${name}-copy`} />
+    </div>
   );
 }
 
 /**
- * The referrer's links: the launch page, any token page, and a link to whichever page of the app the person picks.
- * A wallet that trades through one is bound to the referrer for life.
+ * A token's page with the referrer, for a token picked from the launches or pasted: the link comes from the service
+ * (which checks the address and puts it under the public link base), never from editing `{token}` by hand.
+ */
+function TokenLink({ referrer }: { referrer: ReferrerRecord['address'] }) {
+  const id = useId();
+  const [picked, setPicked] = useState('');
+  const [pasted, setPasted] = useState('');
+  const launches = useQuery({ queryKey: ['launches', 'newest'], queryFn: () => fetchLaunches(), staleTime: 30_000 });
+  const token = ADDRESS.test(pasted.trim()) ? pasted.trim() : picked;
+  const link = useQuery({
+    queryKey: ['referrals', referrer, 'link', `/token/${token}`],
+    queryFn: () => fetchReferralLink(referrer, `/token/${token}`),
+    enabled: ADDRESS.test(token),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const chosen = launches.data?.launches.find((launch) => launch.token.toLowerCase() === token.toLowerCase());
+  return (
+    <div className="py-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex min-w-56 flex-1 flex-col gap-1.5">
+          <label htmlFor={`${id}-pick`} className="text-[0.8125rem] font-medium">
+            A token's page
+          </label>
+          <select
+            id={`${id}-pick`}
+            value={picked}
+            onChange={(event) => {
+              setPicked(event.target.value);
+              setPasted('');
+            }}
+            data-testid="referral-token-pick"
+          >
+            <option value="">Choose a launch…</option>
+            {launches.data?.launches.map((launch) => (
+              <option key={launch.token} value={launch.token}>
+                {launch.symbol} · {launch.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex min-w-56 flex-1 flex-col gap-1.5">
+          <label htmlFor={`${id}-paste`} className="text-[0.8125rem] font-medium">
+            or paste its address
+          </label>
+          <input
+            id={`${id}-paste`}
+            value={pasted}
+            placeholder="0x…"
+            spellCheck={false}
+            onChange={(event) => setPasted(event.target.value)}
+            aria-invalid={pasted.trim() !== '' && !ADDRESS.test(pasted.trim())}
+            data-testid="referral-token-address"
+            className="font-mono"
+          />
+        </div>
+      </div>
+      {pasted.trim() !== '' && !ADDRESS.test(pasted.trim()) && (
+        <p className="mt-1 text-xs text-down" role="alert">
+          A token address is 0x and 40 hex digits.
+        </p>
+      )}
+      {link.data && (
+        <LinkRow name="token" label={chosen ? `${chosen.symbol}'s page` : 'The token’s page'} link={link.data.link} />
+      )}
+      {link.error && <ErrorPanel title="Could not make that link" error={failureOf(link.error)} />}
+    </div>
+  );
+}
+
+/**
+ * The referrer's links: the launch page, any token's page (picked, not typed into a template), and a link to
+ * whichever page of the app the person names. A wallet that trades through one is bound to the referrer for life.
  */
 export function ReferralLinks({ record }: { record: ReferrerRecord }) {
+  const id = useId();
   const [path, setPath] = useState('/');
   const [picked, setPicked] = useState<string | null>(null);
   const [failure, setFailure] = useState<WalletFailure | null>(null);
@@ -42,46 +120,45 @@ export function ReferralLinks({ record }: { record: ReferrerRecord }) {
   }
 
   return (
-    <section className="panel" data-testid="referral-links">
-      <h3>Your links</h3>
+    <Card title="Your links" testId="referral-links">
       {!record.eligible && (
-        <p className="muted" data-testid="referral-links-not-eligible">
+        <p className="mb-2 rounded-lg bg-warn-soft px-3 py-2 text-warn" data-testid="referral-links-not-eligible">
           Register first: until then, trades through these links are refused rather than paying you.
         </p>
       )}
-      <table>
-        <tbody>
-          <LinkRow name="launch" label="Launch a token" link={record.links.launch} />
-          <LinkRow
-            name="token"
-            label="A token's page"
-            link={record.links.token}
-            note="Replace {token} with the token's address."
-          />
-          {picked && <LinkRow name="picked" label={`The page ${path.trim()}`} link={picked} />}
-        </tbody>
-      </table>
-      <form
-        className="acct-inline-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void makeLink();
-        }}
-      >
-        <label>
-          A link to another page of the app{' '}
-          <input
-            value={path}
-            onChange={(event) => setPath(event.target.value)}
-            placeholder="/token/0x…"
-            data-testid="referral-path"
-          />
-        </label>{' '}
-        <button type="submit" disabled={!path.trim().startsWith('/')} data-testid="referral-path-make">
-          Make the link
-        </button>
-      </form>
-      {failure && <ErrorPanel title="Could not make that link" error={failure} />}
-    </section>
+      <div className="divide-y divide-line">
+        <LinkRow name="launch" label="Launch a token" link={record.links.launch} />
+        <LinkRow name="home" label="The launches" link={record.links.base} />
+        <TokenLink referrer={record.address} />
+        <div className="py-3">
+          <form
+            className="flex flex-wrap items-end gap-3"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void makeLink();
+            }}
+          >
+            <div className="flex min-w-56 flex-1 flex-col gap-1.5">
+              <label htmlFor={`${id}-path`} className="text-[0.8125rem] font-medium">
+                Another page of the app
+              </label>
+              <input
+                id={`${id}-path`}
+                value={path}
+                onChange={(event) => setPath(event.target.value)}
+                placeholder="/activity"
+                data-testid="referral-path"
+                className="font-mono"
+              />
+            </div>
+            <Button type="submit" disabled={!path.trim().startsWith('/')} testId="referral-path-make">
+              Make the link
+            </Button>
+          </form>
+          {picked && <LinkRow name="picked" label="That page" link={picked} />}
+          {failure && <ErrorPanel title="Could not make that link" error={failure} />}
+        </div>
+      </div>
+    </Card>
   );
 }

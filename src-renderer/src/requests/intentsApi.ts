@@ -28,9 +28,10 @@ export async function buildIntent(id: string): Promise<Intent> {
   return answerOf(api.POST('/intents/{id}/build', init));
 }
 
-export async function rejectIntent(id: string): Promise<Intent> {
+/** Turns the request down; the reason (as typed, or a default) is what the bot reads in the request's `reason`. */
+export async function rejectIntent(id: string, reason: string): Promise<Intent> {
   const headers = await credentials();
-  const body = { reason: 'turned down in the app' };
+  const body = { reason: reason.trim() || 'turned down in the app' };
   return answerOf(api.POST('/intents/{id}/reject', { params: { path: { id } }, body, headers }));
 }
 

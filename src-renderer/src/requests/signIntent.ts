@@ -1,9 +1,17 @@
 import type { Address } from 'viem';
 import { ApiRequestError } from '../api/apiRequestError';
-import { type ActionProgress, type BuildAnswer, sendBuild } from '../wallet/sendBuild';
+import { queryClient } from '../api/queryClient';
+import type { TokenInfo } from '../api/tokens';
+import { type ActionProgress, type BuildAnswer, sendBuild, type UserRequest } from '../wallet/sendBuild';
 import { intentSourceText } from './intentSourceText';
 import { buildIntent, type Intent, reportIntentSent } from './intentsApi';
 import { describeRequest, userRequestOf } from './userRequestOf';
+
+/** The token's symbol as the Requests list last read it, to name it in the review's title. */
+function tokenSymbol(request: UserRequest): string | undefined {
+  if (request.kind !== 'buy' && request.kind !== 'sell') return undefined;
+  return queryClient.getQueryData<TokenInfo>(['token', request.token])?.symbol;
+}
 
 /**
  * Fulfils a prepared request: builds it through the service (which records the build), reviews and sends every
@@ -16,7 +24,7 @@ export async function signIntent(
 ): Promise<{ progress: ActionProgress; reported?: Intent }> {
   const request = userRequestOf(intent);
   const { progress } = await sendBuild({
-    title: `A bot's request: ${describeRequest(request)}`,
+    title: `A bot's request: ${describeRequest(request, tokenSymbol(request))}`,
     request,
     askedBy: intentSourceText(intent),
     build: async (wallet: Address) => {

@@ -27,17 +27,20 @@ export function userRequestOf(intent: Pick<Intent, 'kind' | 'request'>): UserReq
   };
 }
 
-/** One line saying what the request does, for the list and the review title. */
-export function describeRequest(request: UserRequest): string {
+/**
+ * One line saying what the request does, for the review title and the reject dialog: the token by its symbol when it
+ * is known (its address otherwise), amounts as asked.
+ */
+export function describeRequest(request: UserRequest, symbol?: string): string {
   switch (request.kind) {
     case 'buy':
       return request.exact === 'in'
-        ? `Buy ${request.token}, spending ${request.amount} of its pair currency (slippage ${request.slippageBps / 100}%)`
-        : `Buy ${request.amount} of ${request.token} (slippage ${request.slippageBps / 100}%)`;
+        ? `Buy ${symbol ?? request.token}, spending ${request.amount} of its pair currency (slippage ${request.slippageBps / 100}%)`
+        : `Buy ${request.amount} ${symbol ?? `of ${request.token}`} (slippage ${request.slippageBps / 100}%)`;
     case 'sell':
       return request.exact === 'in'
-        ? `Sell ${request.amount} of ${request.token} (slippage ${request.slippageBps / 100}%)`
-        : `Sell ${request.token} for ${request.amount} of its pair currency (slippage ${request.slippageBps / 100}%)`;
+        ? `Sell ${request.amount} ${symbol ?? `of ${request.token}`} (slippage ${request.slippageBps / 100}%)`
+        : `Sell ${symbol ?? request.token} for ${request.amount} of its pair currency (slippage ${request.slippageBps / 100}%)`;
     case 'launch':
       return `Launch ${request.name} (${request.symbol})${request.firstBuy ? ` with a first buy of ${request.firstBuy}` : ''}`;
     case 'claim':

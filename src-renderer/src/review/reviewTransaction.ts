@@ -97,7 +97,7 @@ export function reviewTransaction(input: {
       message:
         step === null ? 'It is the transaction the build gave.' : `It is step ${step + 1} of the build, as given.`,
     },
-    ...requestChecks(answer, input.request, wallet),
+    ...requestChecks(answer, input.request, wallet, input.askedBy ? 'bot' : 'person'),
   ];
   const summary = inspected?.summary ?? null;
   const { tokens } = result;

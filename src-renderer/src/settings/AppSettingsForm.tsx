@@ -1,22 +1,69 @@
-import { useEffect, useState } from 'react';
+import { Save } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import type { AppInfo, SavedAppSettings } from '../../../src-shared/appChannelTypes';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
 import { invoke } from '../wallet/appChannel';
 import type { WalletFailure } from '../wallet/walletStore';
+import { SettingsSection } from './SettingsSection';
+
+/** The app's own scheme: the default base of shared links (the service's DEFAULT_PUBLIC_LINK_BASE). */
+const APP_SCHEME_BASE = 'launchpad-companion://app';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-1.5">
+      <dt className="text-muted">{label}</dt>
+      <dd className="m-0 min-w-0 text-right break-all">{children}</dd>
+    </div>
+  );
+}
+
+/** What this run uses now: a restart applies what the form saves. */
+function RunningNow({ info }: { info: AppInfo }) {
+  return (
+    <Card title="Running now">
+      <dl className="m-0 divide-y divide-line" data-testid="app-running">
+        <Row label="Network">
+          <strong data-testid="app-network">{info.network}</strong>{' '}
+          <span className="text-muted">chain {info.chainId}</span>
+        </Row>
+        <Row label="RPC">{info.rpcUrl ?? 'the embedded devnet'}</Row>
+        <Row label="Data">
+          <code className="text-xs">{info.dataDir}</code>
+        </Row>
+        <Row label="Rate limits on loopback">
+          {info.rateLimits ? 'on (120 quotes, 60 builds a minute per client)' : 'off'}
+        </Row>
+        <Row label="Logos of other people's launches">
+          <span data-testid="app-third-party-fetches">{info.thirdPartyFetches ? 'fetched' : 'not fetched'}</span>
+        </Row>
+        <Row label="Shared links open">
+          <code className="text-xs">{info.publicLinkBase}</code>
+        </Row>
+      </dl>
+    </Card>
+  );
+}
 
 /**
  * The app's running setup, and the form that changes it for the next start: network and its RPC URL, the data
- * directory, the loopback rate limits, the Ledger path and third-party fetches. Main validates and saves; a restart
- * applies it.
+ * directory, the loopback rate limits, the Ledger path, the public base of shared links, and third-party fetches.
+ * Main validates and saves; a restart applies it.
  */
 export function AppSettingsForm({ info }: { info: AppInfo }) {
+  const id = useId();
   const [network, setNetwork] = useState(info.network);
   const [rpcUrl, setRpcUrl] = useState(info.rpcUrl ?? '');
   const [dataDir, setDataDir] = useState('');
   const [rateLimits, setRateLimits] = useState(info.rateLimits);
   const [ledgerTemplate, setLedgerTemplate] = useState<'live' | 'legacy'>('live');
   const [thirdPartyFetches, setThirdPartyFetches] = useState(info.thirdPartyFetches);
+  const [publicLinkBase, setPublicLinkBase] = useState(
+    info.publicLinkBase === APP_SCHEME_BASE ? '' : info.publicLinkBase,
+  );
   const [failure, setFailure] = useState<WalletFailure | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -26,6 +73,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
         if (stored?.dataDir) setDataDir(stored.dataDir);
         if (stored?.ledgerTemplate) setLedgerTemplate(stored.ledgerTemplate);
         if (stored?.thirdPartyFetches !== undefined) setThirdPartyFetches(stored.thirdPartyFetches);
+        if (stored?.publicLinkBase !== undefined) setPublicLinkBase(stored.publicLinkBase ?? '');
       },
       (cause: unknown) => setFailure(failureOf(cause)),
     );
@@ -42,6 +90,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
         rateLimits,
         ledgerTemplate,
         thirdPartyFetches,
+        publicLinkBase: publicLinkBase.trim() || null,
       });
       setSaved(true);
     } catch (cause) {
@@ -49,92 +98,141 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
     }
   };
 
+  const label = 'text-[0.8125rem] font-medium';
+  if (info.settingsFile === null) {
+    return (
+      <SettingsSection
+        id="network"
+        title="Network & data"
+        description="The chain this app follows and where it keeps its data."
+      >
+        <RunningNow info={info} />
+        <p className="text-muted">This run takes its setup from flags and environment variables only.</p>
+      </SettingsSection>
+    );
+  }
   return (
-    <section className="panel">
-      <h2>This app</h2>
-      <p data-testid="app-running">
-        Running on <strong data-testid="app-network">{info.network}</strong> (chain {info.chainId}) through{' '}
-        {info.rpcUrl ?? 'the embedded devnet'}, data in <code>{info.dataDir}</code>, rate limits on loopback{' '}
-        {info.rateLimits ? 'on (120 quotes, 60 builds a minute per client)' : 'off'}, logos of other people's launches{' '}
-        <span data-testid="app-third-party-fetches">{info.thirdPartyFetches ? 'fetched' : 'not fetched'}</span>.
-      </p>
-      {info.settingsFile === null ? (
-        <p className="muted">This run takes its setup from flags and environment variables only.</p>
-      ) : (
-        <form
-          className="settings-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save();
-          }}
-        >
-          <label>
-            Network{' '}
-            <select
-              data-testid="settings-network"
-              value={network}
-              onChange={(e) => setNetwork(e.target.value as typeof network)}
-            >
-              <option value="devnet">devnet (embedded)</option>
-              <option value="testnet">BSC testnet (97)</option>
-              <option value="mainnet">BSC mainnet (56)</option>
-            </select>
-          </label>
-          <label>
-            RPC URL{' '}
-            <input
-              data-testid="settings-rpc"
-              placeholder={network === 'devnet' ? 'none: the embedded devnet' : 'https://… or wss://…'}
-              value={rpcUrl}
-              onChange={(e) => setRpcUrl(e.target.value)}
-            />
-          </label>
-          <label>
-            Data directory{' '}
-            <input
-              data-testid="settings-data-dir"
-              placeholder="the default"
-              value={dataDir}
-              onChange={(e) => setDataDir(e.target.value)}
-            />
-          </label>
-          <label>
-            <input type="checkbox" checked={rateLimits} onChange={(e) => setRateLimits(e.target.checked)} /> Rate limits
-            for clients on loopback
-          </label>
-          <label>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <SettingsSection
+        id="network"
+        title="Network & data"
+        description="The chain this app follows, where it keeps its data, and where shared links point. Saved for the next start."
+      >
+        <RunningNow info={info} />
+        <Card title="For the next start">
+          <div className="grid gap-4 lg:grid-cols-2">
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={`${id}-network`} className={label}>
+                Network
+              </label>
+              <select
+                id={`${id}-network`}
+                data-testid="settings-network"
+                value={network}
+                onChange={(e) => setNetwork(e.target.value as typeof network)}
+              >
+                <option value="devnet">devnet (embedded)</option>
+                <option value="testnet">BSC testnet (97)</option>
+                <option value="mainnet">BSC mainnet (56)</option>
+              </select>
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={`${id}-rpc`} className={label}>
+                RPC URL
+              </label>
+              <input
+                id={`${id}-rpc`}
+                data-testid="settings-rpc"
+                placeholder={network === 'devnet' ? 'none: the embedded devnet' : 'https://… or wss://…'}
+                value={rpcUrl}
+                onChange={(e) => setRpcUrl(e.target.value)}
+              />
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={`${id}-data`} className={label}>
+                Data directory
+              </label>
+              <input
+                id={`${id}-data`}
+                data-testid="settings-data-dir"
+                placeholder="the default"
+                value={dataDir}
+                onChange={(e) => setDataDir(e.target.value)}
+              />
+            </div>
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={`${id}-ledger`} className={label}>
+                Ledger path
+              </label>
+              <select
+                id={`${id}-ledger`}
+                value={ledgerTemplate}
+                onChange={(e) => setLedgerTemplate(e.target.value as 'live' | 'legacy')}
+              >
+                <option value="live">Ledger Live ({info.ledgerPaths.live})</option>
+                <option value="legacy">Legacy / MetaMask ({info.ledgerPaths.legacy})</option>
+              </select>
+            </div>
+            <div className="flex flex-col gap-1.5 lg:col-span-2">
+              <label htmlFor={`${id}-links`} className={label}>
+                Public base of shared links
+              </label>
+              <input
+                id={`${id}-links`}
+                data-testid="settings-public-link-base"
+                placeholder={`${APP_SCHEME_BASE} (opens this app)`}
+                value={publicLinkBase}
+                onChange={(e) => setPublicLinkBase(e.target.value)}
+              />
+              <p className="text-xs text-muted">
+                The https:// site that serves this app's pages, if you host one: referral links are made under it. Left
+                empty, links open the desktop app by its own scheme. Never this computer's own address.
+              </p>
+            </div>
+            <label className="flex items-center gap-2 lg:col-span-2">
+              <input type="checkbox" checked={rateLimits} onChange={(e) => setRateLimits(e.target.checked)} /> Rate
+              limits for clients on loopback
+            </label>
+          </div>
+        </Card>
+      </SettingsSection>
+      <SettingsSection
+        id="privacy"
+        title="Privacy"
+        description="What this app fetches from elsewhere, and so who learns this computer's IP address."
+      >
+        <Card>
+          <label className="flex items-center gap-2 font-medium">
             <input
               type="checkbox"
               data-testid="settings-third-party-fetches"
               checked={thirdPartyFetches}
               onChange={(e) => setThirdPartyFetches(e.target.checked)}
-            />{' '}
+            />
             Fetch the logos of other people's launches (on by default)
           </label>
-          <p className="muted">
+          <p className="mt-1.5 pl-6 text-xs text-muted">
             Each launch's metadata and logo are fetched from wherever its creator put them, which shows this computer's
             IP address to them. Off, those launches show no logo; your own launches, stored here, still do.
           </p>
-          <label>
-            Ledger path{' '}
-            <select value={ledgerTemplate} onChange={(e) => setLedgerTemplate(e.target.value as 'live' | 'legacy')}>
-              <option value="live">Ledger Live ({info.ledgerPaths.live})</option>
-              <option value="legacy">Legacy / MetaMask ({info.ledgerPaths.legacy})</option>
-            </select>
-          </label>
-          <p>
-            <button type="submit" data-testid="settings-save">
-              Save for the next start
-            </button>{' '}
-            {saved && (
-              <span data-testid="settings-saved">
-                Saved to <code>{info.settingsFile}</code>. Restart the app to apply it.
-              </span>
-            )}
-          </p>
-        </form>
-      )}
-      {failure && <ErrorPanel title="The settings were not saved" error={failure} />}
-    </section>
+        </Card>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" variant="primary" icon={<Save size={16} aria-hidden="true" />} testId="settings-save">
+            Save for the next start
+          </Button>
+          {saved && (
+            <span data-testid="settings-saved">
+              Saved to <code className="break-all">{info.settingsFile}</code>. Restart the app to apply it.
+            </span>
+          )}
+        </div>
+        {failure && <ErrorPanel title="The settings were not saved" error={failure} />}
+      </SettingsSection>
+    </form>
   );
 }

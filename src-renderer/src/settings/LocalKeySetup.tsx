@@ -1,0 +1,165 @@
+import { KeyRound, Lock, LockOpen, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Badge } from '../ui/Badge';
+import { Button } from '../ui/Button';
+import { Card } from '../ui/Card';
+import { useWallet } from '../wallet/walletStore';
+
+function UnlockForm({ needsPassphrase }: { needsPassphrase: boolean }) {
+  const { run, busy } = useWallet();
+  const id = useId();
+  const [passphrase, setPassphrase] = useState('');
+  return (
+    <form
+      className="mt-3 flex flex-wrap items-end gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void run('signer.unlock', needsPassphrase ? { passphrase } : {}).then(() => setPassphrase(''));
+      }}
+    >
+      {needsPassphrase && (
+        <div className="flex min-w-56 flex-1 flex-col gap-1.5">
+          <label htmlFor={`${id}-passphrase`} className="text-[0.8125rem] font-medium">
+            Passphrase
+          </label>
+          <input
+            id={`${id}-passphrase`}
+            type="password"
+            autoComplete="current-password"
+            data-testid="unlock-passphrase"
+            value={passphrase}
+            onChange={(e) => setPassphrase(e.target.value)}
+          />
+        </div>
+      )}
+      <Button
+        type="submit"
+        variant="primary"
+        icon={<LockOpen size={16} aria-hidden="true" />}
+        disabled={busy}
+        testId="unlock"
+      >
+        Unlock
+      </Button>
+    </form>
+  );
+}
+
+function ImportForm() {
+  const { run, busy } = useWallet();
+  const id = useId();
+  const [privateKey, setPrivateKey] = useState('');
+  const [passphrase, setPassphrase] = useState('');
+  return (
+    <form
+      data-testid="import-key"
+      className="flex flex-col gap-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void run('signer.importKey', { privateKey, passphrase }).then((done) => {
+          if (done) {
+            setPrivateKey('');
+            setPassphrase('');
+          }
+        });
+      }}
+    >
+      <div className="grid gap-3 lg:grid-cols-2">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={`${id}-key`} className="text-[0.8125rem] font-medium">
+            Private key
+          </label>
+          <input
+            id={`${id}-key`}
+            type="password"
+            autoComplete="off"
+            placeholder="0x…"
+            data-testid="import-private-key"
+            value={privateKey}
+            onChange={(e) => setPrivateKey(e.target.value)}
+          />
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={`${id}-passphrase`} className="text-[0.8125rem] font-medium">
+            Passphrase
+          </label>
+          <input
+            id={`${id}-passphrase`}
+            type="password"
+            autoComplete="new-password"
+            data-testid="import-passphrase"
+            value={passphrase}
+            onChange={(e) => setPassphrase(e.target.value)}
+          />
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="primary" disabled={busy || !privateKey} testId="import-submit">
+          Import
+        </Button>
+        <p className="text-xs text-muted">
+          The key is encrypted at rest in the data directory and stays in the app's main process; this page never sees
+          it again.
+        </p>
+      </div>
+    </form>
+  );
+}
+
+/** The local key: import one, or unlock, lock, choose or forget the one kept here. */
+export function LocalKeySetup() {
+  const { status, run } = useWallet();
+  const localKey = status?.localKey;
+  return (
+    <Card
+      title={
+        <span className="inline-flex items-center gap-2">
+          <KeyRound size={16} aria-hidden="true" className="text-muted" /> Local key
+        </span>
+      }
+      actions={
+        localKey && (
+          <Badge tone={localKey.unlocked ? 'up' : 'warn'} testId="local-key-state">
+            {localKey.unlocked ? 'unlocked' : 'locked'}
+          </Badge>
+        )
+      }
+    >
+      {localKey ? (
+        <div data-testid="local-key">
+          <code className="font-mono break-all">{localKey.address}</code>
+          {!localKey.unlocked && <UnlockForm needsPassphrase={localKey.needsPassphrase} />}
+          <div className="mt-3 flex flex-wrap gap-2">
+            {localKey.unlocked && status?.active !== 'local' && (
+              <Button variant="primary" size="sm" onClick={() => void run('signer.use', { kind: 'local' })}>
+                Sign with this key
+              </Button>
+            )}
+            {localKey.unlocked && (
+              <Button size="sm" icon={<Lock size={14} aria-hidden="true" />} onClick={() => void run('signer.lock')}>
+                Lock
+              </Button>
+            )}
+            <Button
+              size="sm"
+              variant="ghost"
+              className="text-down"
+              icon={<Trash2 size={14} aria-hidden="true" />}
+              onClick={() => {
+                if (
+                  confirm('Forget the local key? Only its encrypted file is deleted; keep your own copy of the key.')
+                ) {
+                  void run('signer.forget');
+                }
+              }}
+            >
+              Forget
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <ImportForm />
+      )}
+    </Card>
+  );
+}
