@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, safeStorage } from 'electron';
 import { NETWORK_NAMES, type NetworkName } from './chain/networks';
+import { APP_LINK_SCHEME, appPathOfLink } from './core/appPages';
 import { serveAppChannelIpc } from './ipc/appChannelIpc';
 import { serveAppTokenIpc } from './ipc/appTokenIpc';
 import { rpcTimeoutMsOf } from './serveOptions';
@@ -59,16 +60,48 @@ function closeService(): Promise<void> {
   return closing;
 }
 
+/** A shared link (launchpad-companion://app/token/0x…?r=…) that arrived before the window could open it. */
+let pendingLink: string | null = process.argv.map(appPathOfLink).find((path) => path !== null) ?? null;
+
 function openWindow(): void {
   if (!running || closing) return;
-  createMainWindow({ apiBase: running.url, appUrl: process.env.ELECTRON_RENDERER_URL ?? `${running.origin}/` });
+  const page = pendingLink ?? '/';
+  pendingLink = null;
+  const appUrl = process.env.ELECTRON_RENDERER_URL ?? `${running.origin}/`;
+  createMainWindow({ apiBase: running.url, appUrl: new URL(page, appUrl).toString() });
 }
+
+/** Opens the page a link of the app's scheme names, in the window (or as the window opens); other links are ignored. */
+function openLink(link: string): void {
+  const path = appPathOfLink(link);
+  if (!path) return;
+  const [win] = BrowserWindow.getAllWindows();
+  if (!win || !running) {
+    pendingLink = path;
+    if (running) openWindow();
+    return;
+  }
+  void win.loadURL(new URL(path, process.env.ELECTRON_RENDERER_URL ?? running.origin).toString());
+  if (win.isMinimized()) win.restore();
+  win.focus();
+}
+
+// Shared links (referral links under the default public base) open this app at their page.
+app.setAsDefaultProtocolClient(APP_LINK_SCHEME);
+// macOS hands the link over by event, before or after the app is ready.
+app.on('open-url', (event, link) => {
+  event.preventDefault();
+  openLink(link);
+});
 
 // Two instances would contend for the port and the SQLite database in userData.
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  // Windows and Linux start a second instance with the link in its arguments: it quits, and this one opens the page.
+  app.on('second-instance', (_event, argv) => {
+    const link = argv.find((arg) => appPathOfLink(arg) !== null);
+    if (link) return openLink(link);
     const [win] = BrowserWindow.getAllWindows();
     if (win?.isMinimized()) win.restore();
     win?.focus();

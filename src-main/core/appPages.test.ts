@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem, referralLink } from './appPages';
+import { appPathOfLink, DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem, referralLink } from './appPages';
 
 const REFERRER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -38,6 +38,24 @@ describe('publicLinkBaseProblem', () => {
       'javascript:alert(1)',
     ]) {
       expect(publicLinkBaseProblem(bad), bad).not.toBeNull();
+    }
+  });
+});
+
+describe('appPathOfLink', () => {
+  it('opens the page a link of the app scheme names, and nothing else the system may hand the app', () => {
+    const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const shared = referralLink(DEFAULT_PUBLIC_LINK_BASE, `/token/${token}`, REFERRER);
+    expect(appPathOfLink(shared)).toBe(`/token/${token}?r=${REFERRER}`);
+    expect(appPathOfLink('launchpad-companion://app/launch')).toBe('/launch');
+    for (const other of [
+      'launchpad-companion://app/admin',
+      'launchpad-companion://elsewhere/launch',
+      'launchpad-companion://user:pw@app/launch',
+      'https://pad.example/launch',
+      'not a link',
+    ]) {
+      expect(appPathOfLink(other), other).toBeNull();
     }
   });
 });

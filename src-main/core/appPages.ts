@@ -32,6 +32,27 @@ export function isAppPage(pathname: string): boolean {
  */
 export const DEFAULT_PUBLIC_LINK_BASE = 'launchpad-companion://app';
 
+/** The scheme the desktop app registers with the system, so a shared link opens it (DEFAULT_PUBLIC_LINK_BASE). */
+export const APP_LINK_SCHEME = 'launchpad-companion';
+
+/**
+ * The page (path and query) a link of the app's own scheme opens, or null when it is not one of the app's pages: the
+ * system hands the desktop app whatever link a person clicked, so only our own pages are followed.
+ *
+ * @example appPathOfLink('launchpad-companion://app/token/0x5FbD…0aa3?r=0x7099…79C8') // '/token/0x5FbD…0aa3?r=0x7099…79C8'
+ */
+export function appPathOfLink(link: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return null;
+  }
+  if (`${url.protocol}//${url.host}` !== DEFAULT_PUBLIC_LINK_BASE || url.username || url.password) return null;
+  const path = url.pathname || '/';
+  return isAppPage(path) ? `${path}${url.search}` : null;
+}
+
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
 
 /**
