@@ -33,6 +33,10 @@ describe('GET /tokens/{address}', () => {
       decimals: 18,
       quote: { address: f.contracts.wbnb, decimals: 18, symbol: 'BNB' },
       quoteIsBnb: true,
+      // Added for the token page (issue 17): the fixture's launch has no logo or metadata details.
+      image: null,
+      launchedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/),
+      details: null,
     });
     const usdt = await get(`/tokens/${f.usdtToken.token.toLowerCase()}`);
     expect(usdt.body.quote).toEqual({ address: f.contracts.usdt, decimals: 18, symbol: 'USDT' });

@@ -263,6 +263,9 @@ describe('the offline inspector page', () => {
     ).json()) as { tx: { value: string } };
     const { page, errors } = await openApp(browser, f.service.origin, '/inspect');
     await page.getByTestId('inspect-input').waitFor();
+    // The app's own first reads (settings, signer, prices) finish before the cable is pulled: one cut mid-flight is a
+    // failed load in the console, which says nothing about the inspector.
+    await page.waitForLoadState('networkidle');
     await page.context().setOffline(true);
     try {
       await page.getByTestId('inspect-input').fill(JSON.stringify(build));
