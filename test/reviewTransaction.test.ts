@@ -91,7 +91,7 @@ describe('the review of one transaction', () => {
     expect(forever.warnings.map((w) => w.id)).toEqual(['unlimited-approval']);
 
     const trade = review(answer, null);
-    expect(trade.title).toBe('Sell MCAT: pays exactly 1000 MCAT, receives at least 0.4975 BNB');
+    expect(trade.title).toBe('Sell MCAT: pays exactly 1,000 MCAT, receives at least 0.4975 BNB');
     expect(trade.warnings).toEqual([]);
     // The same trade, where the person chose no referrer: the cut to REFERRER is a warning to tick.
     expect(review(answer, null, null).warnings.map((w) => w.id)).toEqual(['referrer-not-chosen']);

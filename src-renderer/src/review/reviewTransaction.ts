@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import { formatAmount, formatExact } from '../../../src-shared/format/numbers';
 import type { TxSummary } from '../../../src-shared/inspect/decodeCall';
 import { inspectBuild } from '../../../src-shared/inspect/inspectBuild';
 import { readSettings } from '../../../src-shared/inspect/readSettings';
@@ -11,7 +12,7 @@ import {
   sameCall,
 } from '../../../src-shared/inspect/signingView';
 import type { BuildAnswer, UnsignedTxJson, UserRequest } from '../wallet/sendBuild';
-import { moneyFlowOf } from './moneyFlow';
+import { type FlowAmount, type MoneyFlow, moneyFlowOf } from './moneyFlow';
 import { requestChecks } from './requestChecks';
 import type { ReviewCheck, ReviewItem } from './reviewStore';
 
@@ -31,6 +32,24 @@ function fieldsOf(summary: TxSummary): ReviewItem['fields'] {
   if (fees.referrerBps !== null) fields.push({ name: 'referrer cut', value: `${fees.referrerBps / 100}%` });
   for (const note of summary.notes) fields.push({ name: 'note', value: note });
   return fields;
+}
+
+/**
+ * A trade's headline as a person reads it, from the decoded call like the shared headline: the exact side to the last
+ * digit (with separators, since it is exact), the limit to six significant digits rounded to the person's
+ * disadvantage (a floor down, a ceiling up), so it never promises more than the call does.
+ */
+function tradeTitle(fn: string, flow: MoneyFlow): string | null {
+  const { pay, get } = flow;
+  if (!pay || !get) return null;
+  const exact = ({ wei, decimals, symbol }: FlowAmount) => `${formatExact(wei, decimals)} ${symbol}`;
+  const bound = ({ wei, decimals, symbol }: FlowAmount, round: 'down' | 'up') =>
+    `${formatAmount(wei, decimals, { significant: 6, round })} ${symbol}`;
+  const side = fn.startsWith('buy') ? 'Buy' : 'Sell';
+  const token = side === 'Buy' ? get.amount.symbol : pay.amount.symbol;
+  return pay.label === 'You pay'
+    ? `${side} ${token}: pays exactly ${exact(pay.amount)}, receives at least ${bound(get.amount, 'down')}`
+    : `${side} ${token}: receives exactly ${exact(get.amount)}, pays at most ${bound(pay.amount, 'up')}`;
 }
 
 /** How main filled the transaction for signing, or why it would not. */
@@ -113,22 +132,24 @@ export function reviewTransaction(input: {
     });
   }
   const claims = answer as unknown as { slippageBps?: number | null };
+  const flow = summary
+    ? moneyFlowOf(
+        summary,
+        settings.known,
+        tokens,
+        input.usdPerUnit ?? (() => null),
+        prepared?.ok ? BigInt(prepared.tx.gas) * BigInt(prepared.tx.maxFeePerGas) : null,
+      )
+    : null;
   return {
     ...base,
-    title: summary ? headlineOf(summary, settings.known, tokens) : 'A transaction the app cannot decode',
+    title: summary
+      ? (summary.call.kind === 'trade' && flow && tradeTitle(summary.call.function, flow)) ||
+        headlineOf(summary, settings.known, tokens)
+      : 'A transaction the app cannot decode',
     ...(summary ? { contract: summary.contractLabel, fn: summary.function ?? 'unknown function' } : {}),
     fields: summary ? fieldsOf(summary) : [],
-    ...(summary
-      ? {
-          flow: moneyFlowOf(
-            summary,
-            settings.known,
-            tokens,
-            input.usdPerUnit ?? (() => null),
-            prepared?.ok ? BigInt(prepared.tx.gas) * BigInt(prepared.tx.maxFeePerGas) : null,
-          ),
-        }
-      : {}),
+    ...(flow ? { flow } : {}),
     checks,
     warnings: summary ? interestWarnings(summary, input.choice, claims, settings.known, tokens) : [],
     ...(prepared?.ok
