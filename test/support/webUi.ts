@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { TestAccount } from '../../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../../src-main/signer/localKey/keyCipher';
 import type { ServiceOptions } from '../../src-main/startService';
+import { startTradingFixture, type TradingFixture } from './tradingFixture';
 
 const root = join(import.meta.dirname, '..', '..');
 /** Screenshots of each screen, kept as test artifacts. */
@@ -112,4 +113,21 @@ export async function approveUntilSettled(page: Page): Promise<string | null> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * What a browser test of trading starts from: the trading fixture serving the built web UI, its index caught up with
+ * the chain, and a browser. Stop it with stopTradingUi.
+ */
+export async function startTradingUi(): Promise<{ f: TradingFixture; browser: Browser }> {
+  const f = await startTradingFixture(webUiOptions);
+  const browser = await launchChromium();
+  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+  return { f, browser };
+}
+
+/** Closes what startTradingUi opened (either may be missing when the start failed). */
+export async function stopTradingUi(ui: { f?: TradingFixture; browser?: Browser }): Promise<void> {
+  await ui.browser?.close();
+  await ui.f?.service.dispose();
 }

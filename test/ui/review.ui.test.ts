@@ -3,16 +3,16 @@ import { type Address, decodeFunctionData, encodeFunctionData, type Hex, parseEt
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { tradeRouterAbi } from '../../src-shared/generated/abis';
-import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import type { TradingFixture } from '../support/tradingFixture';
 import { unsignedHashOf } from '../support/unsignedHash';
 import {
   ARTIFACTS,
   approveReview,
   importLocalKey,
-  launchChromium,
   openApp,
   screenshot,
-  webUiOptions,
+  startTradingUi,
+  stopTradingUi,
 } from '../support/webUi';
 
 /** The signer the page trades with. */
@@ -23,14 +23,9 @@ let f: TradingFixture;
 let browser: Browser;
 
 beforeAll(async () => {
-  f = await startTradingFixture(webUiOptions);
-  browser = await launchChromium();
-  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+  ({ f, browser } = await startTradingUi());
 });
-afterAll(async () => {
-  await browser?.close();
-  await f?.service.dispose();
-});
+afterAll(() => stopTradingUi({ f, browser }));
 
 let imported = false;
 

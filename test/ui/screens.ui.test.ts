@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { describeViolations, seriousViolations, type Violation } from '../support/accessibility';
 import { jsonInit } from '../support/jsonInit';
-import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import type { TradingFixture } from '../support/tradingFixture';
 import {
   type AppLook,
   ARTIFACTS,
   approveUntilSettled,
   importLocalKey,
-  launchChromium,
   openApp,
-  webUiOptions,
+  startTradingUi,
+  stopTradingUi,
 } from '../support/webUi';
 
 /**
@@ -73,9 +73,7 @@ async function buyQuoted(page: Page, amount: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  f = await startTradingFixture(webUiOptions);
-  browser = await launchChromium();
-  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+  ({ f, browser } = await startTradingUi());
   symbol = (await api(`/tokens/${f.bnbToken.token}`)).body.symbol;
   build = (
     await api('/build/buy', {
@@ -85,10 +83,7 @@ beforeAll(async () => {
     })
   ).body;
 });
-afterAll(async () => {
-  await browser?.close();
-  await f?.service.dispose();
-});
+afterAll(() => stopTradingUi({ f, browser }));
 
 // expect.poll only runs inside a test: the screens' setup is the first test, and the screens below rely on it.
 it('imports a signer through Settings, buys through the token page, and has a bot prepare a request', async () => {

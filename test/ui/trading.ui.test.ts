@@ -3,14 +3,14 @@ import { type Address, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { launcher } from '../support/launcher';
-import { startTradingFixture, type TradingFixture } from '../support/tradingFixture';
+import type { TradingFixture } from '../support/tradingFixture';
 import {
   approveUntilSettled,
   importLocalKey,
-  launchChromium,
   openApp,
   screenshot,
-  webUiOptions,
+  startTradingUi,
+  stopTradingUi,
 } from '../support/webUi';
 
 /** The signer the page trades with: a test account nothing else uses. */
@@ -21,14 +21,9 @@ let f: TradingFixture;
 let browser: Browser;
 
 beforeAll(async () => {
-  f = await startTradingFixture(webUiOptions);
-  browser = await launchChromium();
-  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+  ({ f, browser } = await startTradingUi());
 });
-afterAll(async () => {
-  await browser?.close();
-  await f?.service.dispose();
-});
+afterAll(() => stopTradingUi({ f, browser }));
 
 let imported = false;
 

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { Badge } from '../ui/Badge';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
+import { Field } from '../ui/Field';
 import { useWallet } from '../wallet/walletStore';
 
 function UnlockForm({ needsPassphrase }: { needsPassphrase: boolean }) {
@@ -18,10 +19,7 @@ function UnlockForm({ needsPassphrase }: { needsPassphrase: boolean }) {
       }}
     >
       {needsPassphrase && (
-        <div className="flex min-w-56 flex-1 flex-col gap-1.5">
-          <label htmlFor={`${id}-passphrase`} className="text-[0.8125rem] font-medium">
-            Passphrase
-          </label>
+        <Field label="Passphrase" htmlFor={`${id}-passphrase`} className="min-w-56 flex-1">
           <input
             id={`${id}-passphrase`}
             type="password"
@@ -30,7 +28,7 @@ function UnlockForm({ needsPassphrase }: { needsPassphrase: boolean }) {
             value={passphrase}
             onChange={(e) => setPassphrase(e.target.value)}
           />
-        </div>
+        </Field>
       )}
       <Button
         type="submit"
@@ -65,10 +63,7 @@ function ImportForm() {
       }}
     >
       <div className="grid gap-3 lg:grid-cols-2">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${id}-key`} className="text-[0.8125rem] font-medium">
-            Private key
-          </label>
+        <Field label="Private key" htmlFor={`${id}-key`}>
           <input
             id={`${id}-key`}
             type="password"
@@ -78,11 +73,8 @@ function ImportForm() {
             value={privateKey}
             onChange={(e) => setPrivateKey(e.target.value)}
           />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor={`${id}-passphrase`} className="text-[0.8125rem] font-medium">
-            Passphrase
-          </label>
+        </Field>
+        <Field label="Passphrase" htmlFor={`${id}-passphrase`}>
           <input
             id={`${id}-passphrase`}
             type="password"
@@ -91,7 +83,7 @@ function ImportForm() {
             value={passphrase}
             onChange={(e) => setPassphrase(e.target.value)}
           />
-        </div>
+        </Field>
       </div>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant="primary" disabled={busy || !privateKey} testId="import-submit">
