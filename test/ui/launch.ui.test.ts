@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { formatUsd } from '../../src-shared/format/numbers';
+import { pngBytes } from '../support/pngImage';
 import { startTestService, type TestService } from '../support/startTestService';
 import {
   APP_TOKEN,
@@ -21,35 +21,6 @@ import {
 const ME = testAccounts()[9] as TestAccount;
 /** A wallet without code: as a pair it answers neither decimals() nor symbol(). */
 const NOT_A_TOKEN = testAccounts()[3]?.address as string;
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** A valid RGBA PNG of `size`×`size` pixels (a colour gradient), built from its chunks. */
-function pngBytes(size: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, deflate, no filter method, no interlace
-  const rows = Array.from({ length: size }, (_, y) => {
-    const row = Buffer.alloc(1 + size * 4); // filter byte 0 (none), then the pixels
-    for (let x = 0; x < size; x++) row.set([(x * 255) / size, (y * 255) / size, 160, 255], 1 + x * 4);
-    return row;
-  });
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 let service: TestService;
 let browser: Browser;

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { formatUsd } from '../../src-shared/format/numbers';
+import { pngBytes } from '../support/pngImage';
 import { startTestService, type TestService } from '../support/startTestService';
 import {
   APP_TOKEN,
@@ -19,29 +19,6 @@ import {
 
 const ME = testAccounts()[8] as TestAccount;
 
-/** A 4×4 PNG, built from its chunks. */
-function png(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(4, 0);
-  header.writeUInt32BE(4, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  const rows = Array.from({ length: 4 }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(16, 200)]));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 let service: TestService;
 let browser: Browser;
 let files: string;
@@ -53,7 +30,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   files = mkdtempSync(join(tmpdir(), 'launch-wizard-ui-'));
   logo = join(files, 'logo.png');
-  writeFileSync(logo, png());
+  writeFileSync(logo, pngBytes(4));
   page = (await openApp(browser, service.origin, '/')).page;
 });
 afterAll(async () => {
