@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { NetworkName, SavedAppSettings } from '../../src-shared/appChannelTypes';
+import type { SavedAppSettings } from '../../src-shared/appChannelTypes';
 
 export type { SavedAppSettings };
 
