@@ -73,7 +73,7 @@ export function ShapeChart({
   return (
     <svg
       ref={svg}
-      className={`my-1 block h-auto w-full touch-none rounded-lg border border-line bg-canvas/40 select-none ${dragging ? 'cursor-ew-resize' : ''}`}
+      className={`mx-auto my-1 block h-auto w-full max-w-3xl touch-none rounded-lg border border-line bg-canvas/40 select-none ${dragging ? 'cursor-ew-resize' : ''}`}
       viewBox={`0 0 ${CHART.width} ${CHART.height}`}
       role="img"
       aria-label={`Supply per price band, from the opening ${scale ? 'market cap' : 'price'} to about 100 times it`}

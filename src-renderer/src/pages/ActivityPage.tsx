@@ -127,7 +127,7 @@ function ActionRows({ action }: { action: ActivityAction }) {
         </td>
         <td>
           <div className="flex min-w-0 items-center gap-2.5">
-            {trade && token && <TokenLogo src={null} symbol={token.symbol} address={token.address} size="sm" />}
+            {trade && token && <TokenLogo src={token.image} symbol={token.symbol} address={token.address} size="sm" />}
             <div className="flex min-w-0 flex-col gap-0.5">
               <span className="font-semibold" title={head.title}>
                 {title}

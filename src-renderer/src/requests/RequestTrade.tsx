@@ -108,7 +108,7 @@ export function RequestTrade({ request, build, open }: { request: TradeRequest; 
 
   return (
     <div className="flex min-w-0 items-center gap-3">
-      <TokenLogo src={null} symbol={symbol ?? '?'} address={request.token} size="sm" />
+      <TokenLogo src={info?.image ?? null} symbol={symbol ?? '?'} address={request.token} size="sm" />
       <div className="flex min-w-0 flex-col gap-0.5">
         <div className="flex flex-wrap items-baseline gap-x-2">
           <span className="font-semibold capitalize">{request.kind}</span>

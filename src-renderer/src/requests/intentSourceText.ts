@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../../../src-shared/format/times';
 import type { Intent } from './intentsApi';
 
 /**
@@ -11,11 +12,11 @@ const shownLabel = (label: string): string => `“${label.replace(/\p{Cf}/gu, ''
  * the API key by its label and its wallet (in full: a short form could be matched by a look-alike address), then the
  * local time it asked.
  *
- * @example intentSourceText(intent) // 'API key “trading bot” of wallet 0x3C44…93BC, at 28/11/2026, 14:03:12'
+ * @example intentSourceText(intent) // 'API key “trading bot” of wallet 0x3C44…93BC, at 28 Nov 2026, 14:03'
  */
 export function intentSourceText(intent: Pick<Intent, 'source'>): string {
   const { source } = intent;
-  const at = new Date(source.at).toLocaleString();
+  const at = formatLocalTime(source.at);
   switch (source.kind) {
     case 'app':
       return `this app, at ${at}`;

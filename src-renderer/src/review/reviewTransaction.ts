@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { formatAmount, formatExact } from '../../../src-shared/format/numbers';
+import { formatLocalTime } from '../../../src-shared/format/times';
 import type { TxSummary } from '../../../src-shared/inspect/decodeCall';
 import { inspectBuild } from '../../../src-shared/inspect/inspectBuild';
 import { readSettings } from '../../../src-shared/inspect/readSettings';
@@ -23,7 +24,7 @@ function fieldsOf(summary: TxSummary): ReviewItem['fields'] {
   fields.push({ name: 'gas ceiling', value: summary.gas ?? 'estimated by the app when sent' });
   const named = (name: string) => fields.some((field) => field.name === name);
   if (summary.deadline !== null && !named('deadline'))
-    fields.push({ name: 'deadline', value: new Date(summary.deadline * 1000).toLocaleString() });
+    fields.push({ name: 'deadline', value: formatLocalTime(summary.deadline * 1000) });
   if ((summary.call.kind === 'trade' || summary.call.kind === 'claim') && !named('referrer')) {
     fields.push({ name: 'referrer', value: summary.referrer ?? 'none' });
   }
