@@ -24,8 +24,9 @@ export function formatPct(pct: number): string {
 function Row({ label, children, className }: { label: ReactNode; children: ReactNode; className?: string }) {
   return (
     <div className={cn('flex items-baseline justify-between gap-3 py-1', className)}>
-      <dt className="shrink-0 text-muted">{label}</dt>
-      <dd className="min-w-0 text-right tabular">{children}</dd>
+      {/* The label wraps before an amount is cut: the figures are what the person reads. */}
+      <dt className="min-w-0 text-muted">{label}</dt>
+      <dd className="shrink-0 text-right tabular">{children}</dd>
     </div>
   );
 }
