@@ -1,0 +1,95 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dumpIndex } from './support/indexDump';
+import { type PublicRpc, publicRpc } from './support/publicRpc';
+import { startTestService, type TestService } from './support/startTestService';
+
+/*
+ * The first backfill over a free public RPC: launches and trades made before the service starts, older than the
+ * node's state, read through capped eth_getLogs under a request limit. The index must end up the one a service on the
+ * devnet itself keeps.
+ */
+let devnet: TestService;
+let rpc: PublicRpc;
+let deployments: string;
+const started: TestService[] = [];
+
+const STATE_WINDOW = 128;
+
+beforeAll(async () => {
+  devnet = await startTestService(undefined, { seed: true });
+  await devnet.seeded;
+  rpc = await publicRpc(`${devnet.origin}/rpc`);
+  // Every launch and trade falls out of the node's state window.
+  for (let i = 0; i < STATE_WINDOW + 80; i++) await devnet.chain.devnet?.mine();
+  const { config, factory, router, referrals, ...exchange } = devnet.chain.addresses;
+  deployments = mkdtempSync(join(tmpdir(), 'companion-public-rpc-'));
+  writeFileSync(
+    join(deployments, 'testnet.json'),
+    JSON.stringify({ config, factory, router, referrals, fromBlock: 0, exchange }),
+  );
+}, 120_000);
+afterAll(async () => {
+  for (const service of started) await service.dispose();
+  await rpc?.close();
+  await devnet?.dispose();
+});
+
+interface Status {
+  indexer: { state: string; indexedBlock: number; blocksLeft: number };
+}
+const statusOf = async (service: TestService) => (await (await fetch(`${service.url}/status`)).json()) as Status;
+
+/** The event tables and the block prices; the cursor's block and hash (its chain id differs by network). */
+function indexOf(service: TestService) {
+  const file = join(service.dataDir, 'app.sqlite');
+  const { cursor, ...events } = dumpIndex(file);
+  const db = new Database(file, { readonly: true });
+  try {
+    const prices = db.prepare('SELECT block, sqrt_price_x96 FROM block_prices ORDER BY block').all();
+    const [at] = (cursor ?? []) as { block: number; hash: string }[];
+    return { events, prices, cursor: { block: at?.block, hash: at?.hash } };
+  } finally {
+    db.close();
+  }
+}
+
+describe('the first backfill over a free public RPC', () => {
+  it('indexes every launch and trade and its dollar price without archive state, within the range and rate limits, showing progress', async () => {
+    rpc.set({ maxLogRange: 100, maxLogResults: 20, stateWindow: STATE_WINDOW, requestsPerSecond: 8 });
+    const lines: string[] = [];
+    const service = await startTestService(undefined, {
+      network: 'testnet',
+      rpcUrl: rpc.url,
+      deploymentsDir: deployments,
+      rateLimits: false,
+      confirmations: 0,
+      log: (line) => lines.push(line),
+    });
+    started.push(service);
+    const head = Number(await devnet.chain.client.getBlockNumber());
+    const seen: Status['indexer'][] = [];
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+      const { indexer } = await statusOf(service);
+      seen.push(indexer);
+      if (indexer.indexedBlock >= head) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(seen.at(-1)?.indexedBlock).toBe(head);
+    // Progress was visible while it ran.
+    expect(seen.some((s) => s.state === 'backfilling' && s.blocksLeft > 0 && s.indexedBlock < head)).toBe(true);
+    expect(lines.some((line) => /indexer: caught up at block/.test(line))).toBe(true);
+    // It met the limits and kept within them.
+    expect(rpc.counts.refused.get('eth_getLogs') ?? 0).toBeGreaterThan(0);
+    expect(rpc.counts.limited).toBeGreaterThan(0);
+
+    await devnet.indexer.waitFor(head);
+    const truth = indexOf(devnet);
+    expect(truth.events.trades?.length).toBeGreaterThan(0);
+    expect(truth.prices.length).toBeGreaterThan(0);
+    expect(indexOf(service)).toEqual(truth);
+  }, 120_000);
+});
