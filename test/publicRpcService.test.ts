@@ -2,15 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dumpIndex } from './support/indexDump';
 import { type PublicRpc, publicRpc } from './support/publicRpc';
 import { startTestService, type TestService } from './support/startTestService';
 
 /*
- * The first backfill over a free public RPC: launches and trades made before the service starts, older than the
- * node's state, read through capped eth_getLogs under a request limit. The index must end up the one a service on the
- * devnet itself keeps.
+ * The service over a free public RPC (the stand-in in front of a devnet that has launches and trades made before the
+ * service starts, all older than the node's state window).
  */
 let devnet: TestService;
 let rpc: PublicRpc;
@@ -57,19 +56,29 @@ function indexOf(service: TestService) {
   }
 }
 
+/** A service over the stand-in, disposed when the test ends (the stand-in's options are shared). */
+async function serviceOverRpc(lines: string[] = []): Promise<TestService> {
+  const service = await startTestService(undefined, {
+    network: 'testnet',
+    rpcUrl: rpc.url,
+    deploymentsDir: deployments,
+    rateLimits: false,
+    confirmations: 0,
+    log: (line) => lines.push(line),
+  });
+  started.push(service);
+  return service;
+}
+
+afterEach(async () => {
+  for (const service of started.splice(0)) await service.dispose();
+});
+
 describe('the first backfill over a free public RPC', () => {
   it('indexes every launch and trade and its dollar price without archive state, within the range and rate limits, showing progress', async () => {
     rpc.set({ maxLogRange: 100, maxLogResults: 20, stateWindow: STATE_WINDOW, requestsPerSecond: 8 });
     const lines: string[] = [];
-    const service = await startTestService(undefined, {
-      network: 'testnet',
-      rpcUrl: rpc.url,
-      deploymentsDir: deployments,
-      rateLimits: false,
-      confirmations: 0,
-      log: (line) => lines.push(line),
-    });
-    started.push(service);
+    const service = await serviceOverRpc(lines);
     const head = Number(await devnet.chain.client.getBlockNumber());
     const seen: Status['indexer'][] = [];
     for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
@@ -92,4 +101,26 @@ describe('the first backfill over a free public RPC', () => {
     expect(truth.prices.length).toBeGreaterThan(0);
     expect(indexOf(service)).toEqual(truth);
   }, 120_000);
+});
+
+describe('an RPC that answers 429 under load', () => {
+  it('slows the service down instead of failing its answers', async () => {
+    rpc.set({});
+    const lines: string[] = [];
+    const service = await serviceOverRpc(lines);
+    const head = Number(await devnet.chain.client.getBlockNumber());
+    await service.indexer.waitFor(head);
+    const { launches } = (await (await fetch(`${devnet.url}/launches`)).json()) as { launches: { token: string }[] };
+    expect(launches.length).toBeGreaterThan(1);
+    rpc.set({ requestsPerSecond: 2, retryAfterSeconds: 1 });
+    const paths = launches
+      .slice(0, 2)
+      .flatMap(({ token }) => [`/tokens/${token}`, `/quote?token=${token}&side=buy&amount=0.01`]);
+    const answers = [];
+    for (const path of paths) answers.push(fetch(`${service.url}${path}`));
+    const statuses = await Promise.all(answers.map(async (answer) => (await answer).status));
+    expect(statuses).toEqual(paths.map(() => 200));
+    expect(rpc.counts.limited).toBeGreaterThan(0);
+    expect(lines.some((line) => /^chain: the RPC asks to slow down \(429\)/.test(line))).toBe(true);
+  }, 60_000);
 });
