@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dumpIndex } from './support/indexDump';
 import { type PublicRpc, publicRpc } from './support/publicRpc';
 import { startTestService, type TestService } from './support/startTestService';
@@ -123,4 +123,25 @@ describe('an RPC that answers 429 under load', () => {
     expect(rpc.counts.limited).toBeGreaterThan(0);
     expect(lines.some((line) => /^chain: the RPC asks to slow down \(429\)/.test(line))).toBe(true);
   }, 60_000);
+});
+
+describe('an RPC without eth_getLogs', () => {
+  it.each(['not-found', 'disabled'] as const)(
+    'says so once at start, naming what the RPC lacks, and /status says it (%s)',
+    async (refuseLogs) => {
+      rpc.set({ refuseLogs });
+      const lines: string[] = [];
+      const service = await serviceOverRpc(lines);
+      await vi.waitFor(
+        async () => {
+          const { indexer } = (await (await fetch(`${service.url}/status`)).json()) as {
+            indexer: { lastError: { message: string } | null };
+          };
+          expect(indexer.lastError?.message).toMatch(/^the RPC does not serve eth_getLogs/);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      expect(lines.filter((line) => /does not serve eth_getLogs/.test(line))).toHaveLength(1);
+    },
+  );
 });

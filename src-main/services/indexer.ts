@@ -1,4 +1,13 @@
-import { type Address, getAbiItem, type Hex, hexToBigInt, numberToHex, type PublicClient, toEventSelector } from 'viem';
+import {
+  type Address,
+  BaseError,
+  getAbiItem,
+  type Hex,
+  hexToBigInt,
+  numberToHex,
+  type PublicClient,
+  toEventSelector,
+} from 'viem';
 import type { ChainContext, ServiceAddresses } from '../chain/connectChain';
 import { PancakeV3Pool } from '../chain/generated/vendor';
 import { decodeServiceEvent, type RawLog, SERVICE_EVENT_TOPICS, type ServiceEvent } from '../chain/serviceEvents';
@@ -68,6 +77,9 @@ interface Header {
 /** The chain changed under a batch (a log's block is not the block now at that height): the batch is read again. */
 class ChainMoved extends Error {}
 
+/** The RPC does not serve eth_getLogs: retried only after the longest pause, since it is a setting, not a hiccup. */
+class NoLogs extends Error {}
+
 /** The pool events that set its price: each carries sqrtPriceX96 (Swap's third data word, Initialize's first). */
 const SWAP_TOPIC = toEventSelector(getAbiItem({ abi: PancakeV3Pool.abi, name: 'Swap' }));
 const INITIALIZE_TOPIC = toEventSelector(getAbiItem({ abi: PancakeV3Pool.abi, name: 'Initialize' }));
@@ -76,6 +88,34 @@ const INITIALIZE_TOPIC = toEventSelector(getAbiItem({ abi: PancakeV3Pool.abi, na
 function sqrtPriceOf(log: RawLog): bigint {
   const word = log.topics[0] === SWAP_TOPIC ? 2 : 0;
   return hexToBigInt(`0x${log.data.slice(2 + word * 64, 2 + (word + 1) * 64)}`);
+}
+
+/**
+ * Why an eth_getLogs was refused, when a smaller range cannot help: the RPC does not serve the method at all (public
+ * endpoints answer -32601 "method not found" or "eth_getLogs is disabled"), or it asks to slow down (429). Null for
+ * anything else: a range too wide or an answer too large, in the many wordings providers use.
+ */
+export function logsRefusal(error: unknown): 'no-logs' | 'rate-limited' | null {
+  let found: 'no-logs' | 'rate-limited' | null = null;
+  const look = (e: unknown) => {
+    const { code, status, message, details } = e as {
+      code?: number;
+      status?: number;
+      message?: string;
+      details?: string;
+    };
+    const text = `${message ?? ''} ${details ?? ''}`;
+    if (
+      code === -32601 ||
+      /method not found|eth_getLogs\b.*\b(does not exist|not available)|getLogs is disabled/i.test(text)
+    ) {
+      found = 'no-logs';
+    } else if (status === 429 || code === 429 || /too many requests|rate limit/i.test(text)) found ??= 'rate-limited';
+    return false;
+  };
+  if (error instanceof BaseError) error.walk(look);
+  else look(error);
+  return found;
 }
 
 const DEFAULT_MAX_RANGE = 2_000;
@@ -127,6 +167,7 @@ export class Indexer {
   /** The dollar pool's price at the indexed block, when this run's batches have seen it set (null: not known). */
   private dollarPrice: bigint | null = null;
   private unpricedLogged = false;
+  private noLogsSaid = false;
 
   constructor(
     private readonly source: IndexerSource,
@@ -236,6 +277,7 @@ export class Indexer {
       if (this.run.isStopped) return false;
       if (this.cursor.block > before) this.failures = 1;
       else this.failures = this.headReadThisPass ? Math.min(this.failures + 1, 2) : this.failures + 1;
+      if (error instanceof NoLogs) this.failures = 11;
       const message = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
       this.lastError = { message, at: new Date().toISOString() };
       this.state = 'retrying';
@@ -243,7 +285,9 @@ export class Indexer {
       // Every tenth failure in a row, and otherwise at most one line a minute: an RPC that flaps while the index
       // moves would log a line on each of its failures.
       const now = Date.now();
-      if (this.failures % 10 === 0 || now - this.lastFailureLog >= FAILURE_LOG_EVERY_MS) {
+      // An RPC without eth_getLogs was said once, in its own line.
+      const said = error instanceof NoLogs;
+      if (!said && (this.failures % 10 === 0 || now - this.lastFailureLog >= FAILURE_LOG_EVERY_MS)) {
         this.lastFailureLog = now;
         this.log(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
       }
@@ -305,8 +349,11 @@ export class Indexer {
         logs = await this.logs(from, to, pool as Address | null);
         break;
       } catch (error) {
-        // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy.
-        if (to === from) throw error;
+        // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy, except
+        // for an RPC without eth_getLogs or one that asks to slow down.
+        const refusal = logsRefusal(error);
+        if (refusal === 'no-logs') throw this.noLogs(error);
+        if (to === from || refusal === 'rate-limited') throw error;
         this.ceiling = { range: to - from, batchesLeft: CEILING_BATCHES };
         this.range = Math.max(1, Math.floor((to - from + 1) / 2));
         this.successes = 0;
@@ -428,6 +475,17 @@ export class Indexer {
       }
     }
     return { prices, after: poolRead ? after : null };
+  }
+
+  /** The one line that says the RPC lacks eth_getLogs, logged once; the error the pass fails with. */
+  private noLogs(error: unknown): Error {
+    const said = error instanceof BaseError ? error.details || error.shortMessage : String(error);
+    const message = `the RPC does not serve eth_getLogs ("${said}"): launches, trades and referrals cannot be indexed; use an RPC URL that serves it`;
+    if (!this.noLogsSaid) {
+      this.noLogsSaid = true;
+      this.log(`indexer: ${message}`);
+    }
+    return new NoLogs(message);
   }
 
   /** Checks that the indexed block is still the chain's; if not, rolls back to where the two chains agree. */
