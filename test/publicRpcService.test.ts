@@ -57,13 +57,13 @@ function indexOf(service: TestService) {
 }
 
 /** A service over the stand-in, disposed when the test ends (the stand-in's options are shared). */
-async function serviceOverRpc(lines: string[] = []): Promise<TestService> {
+async function serviceOverRpc(lines: string[] = [], confirmations = 0): Promise<TestService> {
   const service = await startTestService(undefined, {
     network: 'testnet',
     rpcUrl: rpc.url,
     deploymentsDir: deployments,
     rateLimits: false,
-    confirmations: 0,
+    confirmations,
     log: (line) => lines.push(line),
   });
   started.push(service);
@@ -101,6 +101,21 @@ describe('the first backfill over a free public RPC', () => {
     expect(truth.prices.length).toBeGreaterThan(0);
     expect(indexOf(service)).toEqual(truth);
   }, 120_000);
+});
+
+describe('the first backfill over load-balanced public nodes', () => {
+  it('ends with the same index when each request may land on a node up to two blocks behind', async () => {
+    rpc.set({ maxLogRange: 100, stateWindow: STATE_WINDOW, lag: 2 });
+    // BSC's default of 3 confirmations: the newest block indexed is one every node has.
+    const service = await serviceOverRpc([], 3);
+    const head = Number(await devnet.chain.client.getBlockNumber());
+    await vi.waitFor(async () => expect((await statusOf(service)).indexer.indexedBlock).toBe(head - 3), {
+      timeout: 60_000,
+      interval: 100,
+    });
+    const { events, prices } = indexOf(devnet);
+    expect(indexOf(service)).toMatchObject({ events, prices });
+  }, 90_000);
 });
 
 describe('an RPC that answers 429 under load', () => {
