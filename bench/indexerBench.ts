@@ -168,8 +168,10 @@ async function backfill(
     store,
     {
       confirmations: 0,
-      // As the service runs it: the BNB dollar price is kept at every block with trades.
+      // As the service runs it: the BNB dollar price is kept at every block with trades, from the dollar pool's
+      // events where they tell it.
       priceAt: (block) => prices.sqrtPriceAt(block),
+      dollarPool: () => prices.dollarPool(),
     },
   );
   const started = performance.now();

@@ -166,6 +166,7 @@ export function composeServices(
     ...(options.indexRange ? { maxRange: options.indexRange } : {}),
     log,
     priceAt: (block) => prices.sqrtPriceAt(block),
+    dollarPool: () => prices.dollarPool(),
     onBatch: (_cursor, events) => {
       if (events > 0) images.poke();
       weeks.poke();

@@ -4,6 +4,7 @@ import { type Address, createPublicClient, custom, http, type PublicClient, webS
 import type { DevnetJournal } from '../store/devnetJournal';
 import { type Devnet, startDevnet } from './devnet/startDevnet';
 import { type ExchangeAddresses, NETWORKS, type NetworkName } from './networks';
+import { politeFetch } from './politeFetch';
 
 /** Every contract the service reads or builds for, on the connected network. */
 export interface ServiceAddresses {
@@ -123,7 +124,13 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     chain: config.chain,
     transport: subscribes
       ? webSocket(options.rpcUrl, { retryCount: 1, ...timeout })
-      : http(options.rpcUrl, { retryCount: 1, batch: { batchSize: 50, wait: 0 }, ...timeout }),
+      : http(options.rpcUrl, {
+          retryCount: 1,
+          batch: { batchSize: 50, wait: 0 },
+          // A 429 slows the whole service down to what the RPC allows, instead of failing the request.
+          fetchFn: politeFetch({ ...(options.log ? { log: options.log } : {}) }),
+          ...timeout,
+        }),
   }) as PublicClient;
   const listeners = new Set<(blockNumber: bigint) => void>();
   const unwatch = client.watchBlockNumber({

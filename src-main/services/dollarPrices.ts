@@ -55,7 +55,8 @@ export class DollarPrices {
     return rate;
   }
 
-  private dollarPool(): Promise<Address | null> {
+  /** The BNB dollar pool (null when there is none): the indexer reads its price-setting events with its own. */
+  dollarPool(): Promise<Address | null> {
     const { wbnb, usdt, pancakeFactory } = this.chain.addresses;
     this.pool ??= chainRead('the BNB dollar pool', () =>
       this.chain.client.readContract({

@@ -1,5 +1,15 @@
-import { type Address, type Hex, numberToHex, type PublicClient } from 'viem';
+import {
+  type Address,
+  BaseError,
+  getAbiItem,
+  type Hex,
+  hexToBigInt,
+  numberToHex,
+  type PublicClient,
+  toEventSelector,
+} from 'viem';
 import type { ChainContext, ServiceAddresses } from '../chain/connectChain';
+import { PancakeV3Pool } from '../chain/generated/vendor';
 import { decodeServiceEvent, type RawLog, SERVICE_EVENT_TOPICS, type ServiceEvent } from '../chain/serviceEvents';
 import type { IndexCounts, IndexCursor, IndexStore } from '../store/indexStore';
 import { CoalescedRun } from './coalescedRun';
@@ -20,9 +30,16 @@ export interface IndexerOptions {
   log?: (line: string) => void;
   /**
    * Reads the BNB dollar pool's sqrtPriceX96 at a block, to keep with the batch (null when it cannot be read): prices
-   * at past blocks would later need an archive node.
+   * at past blocks would later need an archive node. Asked only for a trade block whose price the pool's own events
+   * do not tell (see `dollarPool`), which on a pruned node works only within its last 128 blocks.
    */
   priceAt?: (block: number) => Promise<bigint | null>;
+  /**
+   * The BNB dollar pool (null when there is none). Its Swap and Initialize events are read with the service's, and
+   * each carries the pool's price after it, so a backfill knows the dollar price at every trade block without the
+   * state of past blocks, which a free public node does not keep.
+   */
+  dollarPool?: () => Promise<Address | null>;
   /** Called after each batch is stored (tests and the benchmark follow the indexer with it). */
   onBatch?: (cursor: IndexCursor, events: number) => void;
 }
@@ -59,6 +76,47 @@ interface Header {
 
 /** The chain changed under a batch (a log's block is not the block now at that height): the batch is read again. */
 class ChainMoved extends Error {}
+
+/** The RPC does not serve eth_getLogs: retried only after the longest pause, since it is a setting, not a hiccup. */
+class NoLogs extends Error {}
+
+/** The pool events that set its price: each carries sqrtPriceX96 (Swap's third data word, Initialize's first). */
+const SWAP_TOPIC = toEventSelector(getAbiItem({ abi: PancakeV3Pool.abi, name: 'Swap' }));
+const INITIALIZE_TOPIC = toEventSelector(getAbiItem({ abi: PancakeV3Pool.abi, name: 'Initialize' }));
+
+/** The price a pool event leaves the pool at. */
+function sqrtPriceOf(log: RawLog): bigint {
+  const word = log.topics[0] === SWAP_TOPIC ? 2 : 0;
+  return hexToBigInt(`0x${log.data.slice(2 + word * 64, 2 + (word + 1) * 64)}`);
+}
+
+/**
+ * Why an eth_getLogs was refused, when a smaller range cannot help: the RPC does not serve the method at all (public
+ * endpoints answer -32601 "method not found" or "eth_getLogs is disabled"), or it asks to slow down (429). Null for
+ * anything else: a range too wide or an answer too large, in the many wordings providers use.
+ */
+export function logsRefusal(error: unknown): 'no-logs' | 'rate-limited' | null {
+  let found: 'no-logs' | 'rate-limited' | null = null;
+  const look = (e: unknown) => {
+    const { code, status, message, details } = e as {
+      code?: number;
+      status?: number;
+      message?: string;
+      details?: string;
+    };
+    const text = `${message ?? ''} ${details ?? ''}`;
+    if (
+      code === -32601 ||
+      /method not found|eth_getLogs\b.*\b(does not exist|not available)|getLogs is disabled/i.test(text)
+    ) {
+      found = 'no-logs';
+    } else if (status === 429 || code === 429 || /too many requests|rate limit/i.test(text)) found ??= 'rate-limited';
+    return false;
+  };
+  if (error instanceof BaseError) error.walk(look);
+  else look(error);
+  return found;
+}
 
 const DEFAULT_MAX_RANGE = 2_000;
 const GROW_AFTER_SUCCESSES = 3;
@@ -106,6 +164,10 @@ export class Indexer {
   private lastProgressLog = 0;
   private backfillStart: { at: number; block: number } | null = null;
   private readonly waiters = new Set<{ block: number; resolve: () => void }>();
+  /** The dollar pool's price at the indexed block, when this run's batches have seen it set (null: not known). */
+  private dollarPrice: bigint | null = null;
+  private unpricedLogged = false;
+  private noLogsSaid = false;
 
   constructor(
     private readonly source: IndexerSource,
@@ -215,6 +277,7 @@ export class Indexer {
       if (this.run.isStopped) return false;
       if (this.cursor.block > before) this.failures = 1;
       else this.failures = this.headReadThisPass ? Math.min(this.failures + 1, 2) : this.failures + 1;
+      if (error instanceof NoLogs) this.failures = 11;
       const message = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
       this.lastError = { message, at: new Date().toISOString() };
       this.state = 'retrying';
@@ -222,7 +285,9 @@ export class Indexer {
       // Every tenth failure in a row, and otherwise at most one line a minute: an RPC that flaps while the index
       // moves would log a line on each of its failures.
       const now = Date.now();
-      if (this.failures % 10 === 0 || now - this.lastFailureLog >= FAILURE_LOG_EVERY_MS) {
+      // An RPC without eth_getLogs was said once, in its own line.
+      const said = error instanceof NoLogs;
+      if (!said && (this.failures % 10 === 0 || now - this.lastFailureLog >= FAILURE_LOG_EVERY_MS)) {
         this.lastFailureLog = now;
         this.log(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
       }
@@ -245,8 +310,10 @@ export class Indexer {
       this.state = 'following';
       return;
     }
-    if (safe - this.cursor.block > this.range && !this.backfillStart) {
+    // The first catch-up of a fresh index is a backfill however short, so its start and end are in the log.
+    if (!this.backfillStart && (safe - this.cursor.block > this.range || this.cursor.hash === null)) {
       this.backfillStart = { at: Date.now(), block: this.cursor.block };
+      this.log(`indexer: backfilling blocks ${this.cursor.block + 1} to ${safe}`);
     }
     let moved = 0;
     while (!this.run.isStopped && this.cursor.block < safe) {
@@ -274,14 +341,19 @@ export class Indexer {
   /** Reads and stores the events of blocks [from, ...], as many as the RPC accepts in one range up to `safe`. */
   private async batch(from: number, safe: number, head: number): Promise<void> {
     let to = Math.min(safe, from + this.range - 1);
+    // A failed read of the pool's address fails the batch: reading on without its events would leave a gap in prices.
+    const pool = ((await this.options.dollarPool?.()) ?? null)?.toLowerCase() ?? null;
     let logs: RawLog[];
     for (;;) {
       try {
-        logs = await this.logs(from, to);
+        logs = await this.logs(from, to, pool as Address | null);
         break;
       } catch (error) {
-        // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy.
-        if (to === from) throw error;
+        // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy, except
+        // for an RPC without eth_getLogs or one that asks to slow down.
+        const refusal = logsRefusal(error);
+        if (refusal === 'no-logs') throw this.noLogs(error);
+        if (to === from || refusal === 'rate-limited') throw error;
         this.ceiling = { range: to - from, batchesLeft: CEILING_BATCHES };
         this.range = Math.max(1, Math.floor((to - from + 1) / 2));
         this.successes = 0;
@@ -296,8 +368,15 @@ export class Indexer {
     }
 
     const blocks = new Set<number>([from, to]);
+    const poolLogs: RawLog[] = [];
+    const serviceLogs: RawLog[] = [];
     for (const log of logs) {
       if (log.removed) throw new ChainMoved(`a log of block ${log.blockNumber} was removed`);
+      if (pool !== null && log.address.toLowerCase() === pool) {
+        poolLogs.push(log);
+        continue;
+      }
+      serviceLogs.push(log);
       blocks.add(Number(log.blockNumber));
     }
     const headers = new Map<number, Header>();
@@ -313,24 +392,14 @@ export class Indexer {
       throw new ChainMoved(`block ${from} does not follow the indexed block ${this.cursor.block}`);
     }
     const events: ServiceEvent[] = [];
-    for (const log of logs) {
+    for (const log of serviceLogs) {
       if (headers.get(Number(log.blockNumber))?.hash !== log.blockHash) {
         throw new ChainMoved(`block ${log.blockNumber} changed while it was read`);
       }
       const event = decodeServiceEvent(log);
       if (event) events.push(event);
     }
-    const prices = new Map<number, bigint>();
-    const priceAt = this.options.priceAt;
-    if (priceAt) {
-      const tradeBlocks = [...new Set(events.filter((e) => e.kind === 'trade').map((e) => e.block))];
-      await Promise.all(
-        tradeBlocks.map(async (block) => {
-          const price = await priceAt(block).catch(() => null);
-          if (price !== null) prices.set(block, price);
-        }),
-      );
-    }
+    const { prices, after } = await this.pricesOf(events, poolLogs, pool !== null);
     const timestamps = new Map<number, number>();
     const hashes = new Map<number, Hex>();
     for (const [number, header] of headers) {
@@ -338,6 +407,7 @@ export class Indexer {
       hashes.set(number, header.hash);
     }
     this.cursor = this.store.write({ events, timestamps, hashes, prices, to });
+    this.dollarPrice = after;
     this.cursorTime = timestamps.get(to) ?? null;
     for (const event of events) {
       if (event.kind === 'launched') this.counts.launches++;
@@ -357,6 +427,67 @@ export class Indexer {
     }
   }
 
+  /**
+   * The dollar price at each trade block of a batch: from the pool's last price-setting event at or before the block
+   * (in this batch, or carried from the batches before), else read at the block, else left out and said once. Returns
+   * the price the pool is left at by the batch's end, when known.
+   */
+  private async pricesOf(
+    events: readonly ServiceEvent[],
+    poolLogs: readonly RawLog[],
+    poolRead: boolean,
+  ): Promise<{ prices: Map<number, bigint>; after: bigint | null }> {
+    const prices = new Map<number, bigint>();
+    const tradeBlocks = [...new Set(events.filter((e) => e.kind === 'trade').map((e) => e.block))].sort(
+      (a, b) => a - b,
+    );
+    const setters = [...poolLogs].sort(
+      (a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex),
+    );
+    let known = poolRead ? this.dollarPrice : null;
+    let next = 0;
+    const unknown: number[] = [];
+    for (const block of tradeBlocks) {
+      while (next < setters.length && Number((setters[next] as RawLog).blockNumber) <= block) {
+        known = sqrtPriceOf(setters[next] as RawLog);
+        next++;
+      }
+      if (known !== null) prices.set(block, known);
+      else unknown.push(block);
+    }
+    const last = setters.at(-1);
+    const after = last ? sqrtPriceOf(last) : known;
+    const priceAt = this.options.priceAt;
+    if (priceAt && unknown.length > 0) {
+      await Promise.all(
+        unknown.map(async (block) => {
+          const price = await priceAt(block).catch(() => null);
+          if (price !== null) prices.set(block, price);
+        }),
+      );
+      const missed = unknown.filter((block) => !prices.has(block));
+      if (missed.length > 0 && !this.unpricedLogged) {
+        this.unpricedLogged = true;
+        this.log(
+          `indexer: the RPC keeps no state of block ${missed[0]} and the dollar pool has not traded since this ` +
+            `backfill began: trades without a dollar price are left out of dollar totals`,
+        );
+      }
+    }
+    return { prices, after: poolRead ? after : null };
+  }
+
+  /** The one line that says the RPC lacks eth_getLogs, logged once; the error the pass fails with. */
+  private noLogs(error: unknown): Error {
+    const said = error instanceof BaseError ? error.details || error.shortMessage : String(error);
+    const message = `the RPC does not serve eth_getLogs ("${said}"): launches, trades and referrals cannot be indexed; use an RPC URL that serves it`;
+    if (!this.noLogsSaid) {
+      this.noLogsSaid = true;
+      this.log(`indexer: ${message}`);
+    }
+    return new NoLogs(message);
+  }
+
   /** Checks that the indexed block is still the chain's; if not, rolls back to where the two chains agree. */
   private async checkCursor(head: number): Promise<void> {
     if (this.cursor.hash === null) return;
@@ -373,6 +504,7 @@ export class Indexer {
       if (now?.hash === kept.hash) {
         this.reorgs++;
         this.cursor = this.store.rollBack(kept.number, kept.hash);
+        this.dollarPrice = null;
         this.cursorTime = now.timestamp;
         this.counts = this.store.counts();
         this.log(`indexer: the chain was reorganized after block ${kept.number}; blocks up to ${was} read again`);
@@ -385,13 +517,15 @@ export class Indexer {
     }
     this.reorgs++;
     this.cursor = this.store.rollBack(this.fromBlock - 1, null);
+    this.dollarPrice = null;
     this.cursorTime = null;
     this.counts = this.store.counts();
     this.log(`indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`);
   }
 
-  private async logs(from: number, to: number): Promise<RawLog[]> {
+  private async logs(from: number, to: number, pool: Address | null): Promise<RawLog[]> {
     const client = this.source.client as PublicClient;
+    const topics = pool ? [...SERVICE_EVENT_TOPICS, SWAP_TOPIC, INITIALIZE_TOPIC] : SERVICE_EVENT_TOPICS;
     return (await client.request(
       {
         method: 'eth_getLogs',
@@ -399,8 +533,8 @@ export class Indexer {
           {
             fromBlock: numberToHex(from),
             toBlock: numberToHex(to),
-            address: this.addresses,
-            topics: [SERVICE_EVENT_TOPICS as Hex[]],
+            address: pool ? [...this.addresses, pool] : this.addresses,
+            topics: [topics as Hex[]],
           },
         ],
       },
