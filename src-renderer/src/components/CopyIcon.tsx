@@ -1,6 +1,6 @@
 import { Check, Copy } from 'lucide-react';
-import { useState } from 'react';
 import { cn } from '../ui/cn';
+import { useClipboard } from '../ui/useClipboard';
 
 /**
  * A small button that copies `text` (an address, a hash, a link), with a check for a moment once copied. Where the
@@ -18,17 +18,8 @@ export function CopyIcon({
   testId?: string;
   className?: string;
 }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'refused'>('idle');
-  async function copy() {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard here');
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-      setTimeout(() => setState('idle'), 1500);
-    } catch {
-      setState('refused');
-    }
-  }
+  const { state, copy: copyText } = useClipboard(1500);
+  const copy = () => copyText(text);
   return (
     <button
       type="button"

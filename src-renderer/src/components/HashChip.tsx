@@ -1,26 +1,16 @@
 import { Check, Copy } from 'lucide-react';
-import { useState } from 'react';
 import { shortAddress } from '../format';
+import { useClipboard } from '../ui/useClipboard';
 
 /**
  * A transaction hash, shortened, with the whole of it on hover and a button that copies it. Where the browser refuses
  * the clipboard, the hash is selected in a field to copy by hand.
  */
 export function HashChip({ hash, testId }: { hash: string; testId?: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
+  const { state, copy: copyText, reset } = useClipboard(1500);
+  const copy = () => copyText(hash);
 
-  async function copy() {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard here');
-      await navigator.clipboard.writeText(hash);
-      setState('copied');
-      setTimeout(() => setState('idle'), 1500);
-    } catch {
-      setState('manual');
-    }
-  }
-
-  if (state === 'manual') {
+  if (state === 'refused') {
     return (
       <input
         readOnly
@@ -30,7 +20,7 @@ export function HashChip({ hash, testId }: { hash: string; testId?: string }) {
         // biome-ignore lint/a11y/noAutofocus: the person just asked to copy it; it is selected for them.
         autoFocus
         onFocus={(event) => event.target.select()}
-        onBlur={() => setState('idle')}
+        onBlur={reset}
       />
     );
   }

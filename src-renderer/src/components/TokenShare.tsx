@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, Share2 } from 'lucide-react';
-import { useState } from 'react';
 import type { Address } from 'viem';
 import { fetchReferralLink, fetchReferrer } from '../referrals/referralsApi';
 import { Button } from '../ui/Button';
+import { useClipboard } from '../ui/useClipboard';
 
 /**
  * Copies a link to this token's page: the person's referral link when they may refer (a registered referrer, or a
@@ -24,18 +24,9 @@ export function TokenShare({ token, wallet }: { token: string; wallet: Address |
   });
   const link = referral.data ?? new URL(path, location.origin).toString();
   const referring = typeof referral.data === 'string';
-  const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
+  const { state, copy: copyText } = useClipboard(2000);
 
-  async function copy() {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard here');
-      await navigator.clipboard.writeText(link);
-      setState('copied');
-      setTimeout(() => setState('idle'), 2000);
-    } catch {
-      setState('manual');
-    }
-  }
+  const copy = () => copyText(link);
 
   return (
     <div className="flex flex-col items-end gap-1">
@@ -52,7 +43,7 @@ export function TokenShare({ token, wallet }: { token: string; wallet: Address |
       >
         {state === 'copied' ? 'Link copied' : referring ? 'Share your referral link' : 'Share'}
       </Button>
-      {state === 'manual' && (
+      {state === 'refused' && (
         <input
           readOnly
           value={link}

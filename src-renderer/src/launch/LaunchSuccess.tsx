@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, ExternalLink, PartyPopper } from 'lucide-react';
-import { useState } from 'react';
 import type { Address } from 'viem';
 import { apiBase } from '../api/apiBase';
 import { fetchReferralLink, fetchReferrer } from '../referrals/referralsApi';
@@ -8,6 +7,7 @@ import { useRouter } from '../router/routes';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { TokenLogo } from '../ui/TokenLogo';
+import { useClipboard } from '../ui/useClipboard';
 
 /** A launch that went through: what the success screen names. */
 export interface LaunchedToken {
@@ -39,7 +39,8 @@ function useShareLink(creator: Address, token: Address): { link: string; referra
 
 /** Copies `text`; where the browser refuses, the text is shown selected for copying by hand. */
 function CopyField({ label, text, testId, mono }: { label: string; text: string; testId: string; mono?: boolean }) {
-  const [copied, setCopied] = useState(false);
+  const { state, copy } = useClipboard();
+  const copied = state === 'copied';
   return (
     <div className="flex flex-col gap-1.5">
       <span className="text-[0.8125rem] font-medium">{label}</span>
@@ -54,12 +55,8 @@ function CopyField({ label, text, testId, mono }: { label: string; text: string;
         />
         <Button
           icon={copied ? <Check size={14} aria-hidden="true" /> : <Copy size={14} aria-hidden="true" />}
-          onClick={() =>
-            void navigator.clipboard?.writeText(text).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
+          // Refused, the field beside it stays there to copy from by hand.
+          onClick={() => void copy(text)}
           testId={`${testId}-copy`}
           aria-label={`Copy ${label.toLowerCase()}`}
         >

@@ -1,6 +1,7 @@
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Button } from '../ui/Button';
+import { useClipboard } from '../ui/useClipboard';
 
 /**
  * Copies `text` to the clipboard. Where the browser refuses (headless, or no permission), it shows the text in a
@@ -8,36 +9,29 @@ import { Button } from '../ui/Button';
  * row: that field takes a line of its own.
  */
 export function CopyButton({ text, testId, label = 'Copy' }: { text: string; testId: string; label?: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'manual'>('idle');
+  const { state, copy: copyText } = useClipboard();
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    if (state !== 'manual') return;
+    if (state !== 'refused') return;
     field.current?.focus();
     field.current?.select();
   }, [state]);
 
-  async function copy() {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard here');
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-    } catch {
-      setState('manual');
-    }
-  }
+  const copy = () => copyText(text);
 
   return (
     <>
       <Button
         size="sm"
         testId={testId}
-        data-copy-state={state}
+        // 'manual': the text is offered to copy by hand.
+        data-copy-state={state === 'refused' ? 'manual' : state}
         onClick={() => void copy()}
         icon={state === 'copied' ? <Check size={14} aria-hidden="true" /> : <Copy size={14} aria-hidden="true" />}
       >
         {state === 'copied' ? 'Copied' : label}
       </Button>
-      {state === 'manual' && (
+      {state === 'refused' && (
         // A line of its own under the button's row (the button sits in a wrapping flex row wherever it is used).
         <span className="flex basis-full flex-col gap-1">
           <input
