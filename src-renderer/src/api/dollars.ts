@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUnits } from 'viem';
 import type { MarketDollars, WalletBalance } from '../../../src-shared/appChannelTypes';
 import { appChannelAvailable, invoke } from '../wallet/appChannel';
 import { queryClient } from './queryClient';
@@ -47,6 +48,12 @@ export async function dollarsNow(): Promise<UsdPerUnit> {
   return (address) => listed(address) ?? tokenUsd(address, listed);
 }
 
+/** A token's price in dollars from the pool price and the pair's dollar price; null without one. */
+export function priceUsd(priceWei: string | bigint, pairDecimals: number, pairUsd: number | null): number | null {
+  if (pairUsd === null) return null;
+  return Number(formatUnits(BigInt(priceWei), pairDecimals)) * pairUsd;
+}
+
 /** A launched token's dollar price from its market as last read (the token page polls it), or null. */
 function tokenUsd(address: string, listed: UsdPerUnit): number | null {
   const [, trades] =
@@ -56,10 +63,7 @@ function tokenUsd(address: string, listed: UsdPerUnit): number | null {
     [];
   if (!trades) return null;
   const { priceWei, pair } = trades.market;
-  const pairUsd = listed(pair.address);
-  if (pairUsd === null) return null;
-  // Display only: a float of the price is exact enough for a dollar value beside an amount.
-  return (Number(priceWei) / 10 ** pair.decimals) * pairUsd;
+  return priceUsd(priceWei, pair.decimals, listed(pair.address));
 }
 
 /** A wallet's BNB, kept fresh while shown (the header's balance). */

@@ -1,7 +1,7 @@
 import { formatAmount, formatUsd } from '../../../src-shared/format/numbers';
 import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
 import { apiBase } from '../api/apiBase';
-import type { UsdPerUnit } from '../api/dollars';
+import { priceUsd, type UsdPerUnit } from '../api/dollars';
 import type { LaunchListItem } from '../api/launches';
 import type { TokenTrades } from '../api/tokens';
 import { Link } from '../router/Link';
@@ -10,7 +10,7 @@ import { cn } from '../ui/cn';
 import { TokenLogo } from '../ui/TokenLogo';
 import { useLaunchMarket } from './LaunchListCaps';
 import { ChangeText } from './PriceChange';
-import { type DayStats, priceUsd, TRADES_READ } from './tokenDayStats';
+import { type DayStats, dayVolumeText, TRADES_READ } from './tokenDayStats';
 
 /**
  * Only logos the service stored and serves from its `/media`: the CSP allows no other image origin, and the service
@@ -134,10 +134,7 @@ export function LaunchListRow({
                 : `At least this: only the latest ${TRADES_READ} trades are counted`
             }
           >
-            {day.complete ? '' : '≥ '}
-            {pairUsd !== null
-              ? formatUsd((Number(day.volumeWei) / 10 ** market.pair.decimals) * pairUsd)
-              : `${formatAmount(day.volumeWei, market.pair.decimals, { compact: true })} ${market.pair.symbol}`}
+            {dayVolumeText(day, market.pair, pairUsd)}
           </span>
         ) : (
           waiting

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { Address } from 'viem';
 import { formatAmount, formatExact, formatUsd } from '../../../src-shared/format/numbers';
 import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
+import { priceUsd } from '../api/dollars';
 import type { TokenInfo, TokenMarket } from '../api/tokens';
 import { shortAddress } from '../format';
 import { Badge } from '../ui/Badge';
@@ -13,7 +14,7 @@ import { CopyIcon } from './CopyIcon';
 import { feeTierText, loadableLogo } from './LaunchListRow';
 import { ChangeText } from './PriceChange';
 import { TokenShare } from './TokenShare';
-import { type DayStats, priceUsd, TRADES_READ } from './tokenDayStats';
+import { type DayStats, dayVolumeText, TRADES_READ } from './tokenDayStats';
 
 /** The X logo, as lucide has no brand icons. */
 function XMark() {
@@ -222,13 +223,7 @@ export function TokenFacts({
           }
         >
           <span data-testid="token-volume" data-wei={day?.volumeWei.toString()}>
-            {day
-              ? `${day.complete ? '' : '≥ '}${
-                  pairUsd !== null
-                    ? formatUsd((Number(day.volumeWei) / 10 ** pair.decimals) * pairUsd)
-                    : `${formatAmount(day.volumeWei, pair.decimals, { compact: true })} ${pair.symbol}`
-                }`
-              : loading}
+            {day ? dayVolumeText(day, pair, pairUsd) : loading}
           </span>
         </Stat>
         <Stat label="Supply" sub={token.symbol}>

@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem';
+import { formatAmount, formatUsd, usdValue } from '../../../src-shared/format/numbers';
 import type { TokenTrade, TokenTrades } from '../api/tokens';
 
 const DAY_MS = 86_400_000;
@@ -66,8 +66,17 @@ export function dayStats(answer: TokenTrades, tokenDecimals: number, now: number
   return { volumeWei, trades, changePct, complete };
 }
 
-/** The token's price in dollars from the pool price and the pair's dollar price; null without one. */
-export function priceUsd(priceWei: string | bigint, pairDecimals: number, pairUsd: number | null): number | null {
-  if (pairUsd === null) return null;
-  return Number(formatUnits(BigInt(priceWei), pairDecimals)) * pairUsd;
+/**
+ * The day's volume as the list and the token page show it: in dollars where the pair has a price, else compact in the
+ * pair; "≥ " first when only the latest trades were counted.
+ */
+export function dayVolumeText(
+  day: DayStats,
+  pair: { decimals: number; symbol: string },
+  pairUsd: number | null,
+): string {
+  const usd = usdValue(day.volumeWei, pair.decimals, pairUsd);
+  const amount =
+    usd !== null ? formatUsd(usd) : `${formatAmount(day.volumeWei, pair.decimals, { compact: true })} ${pair.symbol}`;
+  return `${day.complete ? '' : '≥ '}${amount}`;
 }

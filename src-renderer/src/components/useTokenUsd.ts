@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useDollars } from '../api/dollars';
-import { fetchTokenTrades } from '../api/tokens';
+import { priceUsd, useDollars } from '../api/dollars';
+import { launchMarketQuery } from './LaunchListCaps';
 
 /** The market moves with every trade; the token page's own trades poll is faster, this only prices amounts. */
 const MARKET_REFRESH_MS = 15_000;
@@ -14,17 +14,16 @@ export function useTokenUsd(
   pair: { address: string; decimals: number } | null,
 ): { tokenUsd: number | null; pairUsd: number | null } {
   const { usdPerUnit } = useDollars();
+  // The token page's and the launches list's own read of the token's market: one cache entry, one poll, not two.
   const market = useQuery({
-    queryKey: ['token', token, 'market'],
-    queryFn: async () => (await fetchTokenTrades(token as string, 1)).market,
+    ...launchMarketQuery(token ?? ''),
+    select: (answer) => answer.market,
     refetchInterval: MARKET_REFRESH_MS,
     enabled: token !== null,
   });
   if (pair === null) return { tokenUsd: null, pairUsd: null };
   const pairUsd = usdPerUnit(pair.address);
   const priceWei = market.data?.priceWei;
-  // Display only: a float of the price is exact enough for a dollar value beside an amount.
-  const tokenUsd =
-    pairUsd === null || priceWei === undefined ? null : (Number(priceWei) / 10 ** pair.decimals) * pairUsd;
+  const tokenUsd = priceWei === undefined ? null : priceUsd(priceWei, pair.decimals, pairUsd);
   return { tokenUsd, pairUsd };
 }
