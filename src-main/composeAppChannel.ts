@@ -2,7 +2,7 @@ import type { ChainContext } from './chain/connectChain';
 import { type AppChannel, type AppInfo, createAppChannel } from './services/appChannel';
 import type { BuiltApprovals } from './services/builtApprovals';
 import { chainRead } from './services/chainRead';
-import type { DollarPrices } from './services/dollarPrices';
+import { type DollarPrices, dollarsPerUnit } from './services/dollarPrices';
 import { challengeGuard, knownContractsGuard } from './services/sendGuard';
 import { TransactionSender } from './services/transactionSender';
 import { ledgerAccess } from './signer/ledger/ledgerAccess';
@@ -77,11 +77,4 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       bnbOf: (address) => chainRead('the BNB balance', () => chain.client.getBalance({ address })),
     },
   });
-}
-
-/** Dollars per whole unit from an exact rate, for display beside amounts (a float is fine there, never for money). */
-function dollarsPerUnit(rate: { usdWeiPer: bigint; pairWeiPer: bigint } | null, decimals: number): number | null {
-  if (rate === null || rate.pairWeiPer === 0n) return null;
-  // Twelve decimals of the ratio are kept before it becomes a float; dollar-wei have 18 decimals, the unit `decimals`.
-  return (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (decimals - 18);
 }

@@ -9,6 +9,16 @@ export interface DollarRate {
   pairWeiPer: bigint;
 }
 
+/**
+ * Dollars per whole unit of a currency with `decimals`, from its exact rate: for display beside amounts only (a float
+ * is fine there, never for money). Null without a rate.
+ */
+export function dollarsPerUnit(rate: DollarRate | null, decimals: number): number | null {
+  if (rate === null || rate.pairWeiPer === 0n) return null;
+  // Twelve decimals of the ratio are kept before it becomes a float; dollar-wei have 18 decimals, the unit `decimals`.
+  return (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (decimals - 18);
+}
+
 /** PancakeSwap V3 tier of the WBNB/USDT pool that prices BNB. */
 const BNB_DOLLAR_TIER = 500;
 

@@ -26,7 +26,7 @@ import { readAddress } from '../core/units/readAddress';
 import type { Step, UnsignedTx } from './buildService';
 import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
-import { DollarPrices, type DollarRate } from './dollarPrices';
+import { DollarPrices, type DollarRate, dollarsPerUnit } from './dollarPrices';
 import type { MediaStore } from './mediaStore';
 import type { SettingsService } from './settingsService';
 import { simulateFrom, withMargin } from './simulation';
@@ -283,7 +283,7 @@ export class LaunchService {
       );
     }
 
-    const usdPerPair = dollarsPerPair(await rate(), pair);
+    const usdPerPair = dollarsPerUnit(await rate(), pair.decimals);
     const capNumber = Number(formatDecimalAmount(opening.capPairWei, pair.decimals));
     const askedNumber = Number(formatDecimalAmount(capPairWei, pair.decimals));
     const creatorFeeRecipient = royaltyTo ?? wallet;
@@ -490,14 +490,6 @@ export class LaunchService {
     );
     return sqrtPriceX96 !== 0n;
   }
-}
-
-/** `usdWeiPer` dollar-wei (18 decimals) are worth `pairWeiPer` pair-wei. */
-/** Dollars per whole pair unit, for display only: amounts themselves are converted with the exact rate. */
-function dollarsPerPair(rate: DollarRate | null, pair: Currency): number | null {
-  return rate === null
-    ? null
-    : (Number((rate.usdWeiPer * 10n ** 12n) / rate.pairWeiPer) / 1e12) * 10 ** (pair.decimals - 18);
 }
 
 function readText(value: unknown, field: string, maxBytes: number): string {
