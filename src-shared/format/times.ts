@@ -21,6 +21,22 @@ export function formatLocalTime(at: number | string, locale?: string, timeZone?:
 }
 
 /**
+ * A day as a person says it, with the year only when it is not this one.
+ *
+ * @example formatShortDate(Date.parse('2026-12-25T12:00Z'), Date.parse('2026-11-25T12:00Z')) // '25 Dec' (in en-GB)
+ */
+export function formatShortDate(at: number, now: number = Date.now()): string {
+  const date = new Date(at);
+  if (!Number.isFinite(date.getTime())) return '—';
+  const sameYear = date.getFullYear() === new Date(now).getFullYear();
+  return new Intl.DateTimeFormat(undefined, {
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+  }).format(date);
+}
+
+/**
  * How long ago, in the largest unit that keeps it short; a moment in the future (a clock ahead) reads "just now".
  *
  * @example formatAge(Date.now() - 90_000) // '1 min ago'

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { formatBps } from '../../../src-shared/inspect/humanUnits';
 import type { Settings } from '../api/settings';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { AppSettingsForm } from '../settings/AppSettingsForm';
@@ -11,9 +12,6 @@ import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
 import { PageHeader } from '../ui/PageHeader';
 import { useWallet } from '../wallet/walletStore';
-
-/** Basis points as a percentage: 1500 -> "15%", 20 -> "0.2%". */
-const percent = (bps: number): string => `${(bps / 100).toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
 
 function About({ settings }: { settings: Settings }) {
   const { fees } = settings;
@@ -31,19 +29,19 @@ function About({ settings }: { settings: Settings }) {
                 <th scope="row" className="font-normal">
                   Site fee (each trade)
                 </th>
-                <td className="num font-semibold">{percent(fees.siteFeeBps)}</td>
+                <td className="num font-semibold">{formatBps(fees.siteFeeBps)}</td>
               </tr>
               <tr data-testid="fee-referrerBps">
                 <th scope="row" className="font-normal">
                   Referrer instant cut (each trade)
                 </th>
-                <td className="num font-semibold">{percent(fees.referrerBps)}</td>
+                <td className="num font-semibold">{formatBps(fees.referrerBps)}</td>
               </tr>
               <tr data-testid="fee-lifetimeReferralBps">
                 <th scope="row" className="font-normal">
                   Referrer lifetime share (of site income)
                 </th>
-                <td className="num font-semibold">{percent(fees.lifetimeReferralBps)}</td>
+                <td className="num font-semibold">{formatBps(fees.lifetimeReferralBps)}</td>
               </tr>
             </tbody>
           </table>

@@ -1,5 +1,6 @@
 import { Check, Minus } from 'lucide-react';
 import { useState } from 'react';
+import { formatBps } from '../../../src-shared/inspect/humanUnits';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
 import { Usd } from '../ui/Amount';
@@ -10,8 +11,6 @@ import { Stat } from '../ui/Stat';
 import type { WalletFailure } from '../wallet/walletStore';
 import type { ReferrerRecord } from './referralsApi';
 import { registerAsReferrer } from './registerAsReferrer';
-
-const percent = (bps: number): string => `${(bps / 100).toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
 
 function Flag({ name, value, title, children }: { name: string; value: boolean; title: string; children: string }) {
   return (
@@ -71,10 +70,10 @@ export function ReferrerStanding({ record, onRegistered }: { record: ReferrerRec
           <Usd value={record.instant.earnings.all.usd} />
         </Stat>
         <Stat label="Instant cut of each trade" sub="made through your links">
-          <span data-testid="rate-instant">{percent(record.rates.instantBps)}</span>
+          <span data-testid="rate-instant">{formatBps(record.rates.instantBps)}</span>
         </Stat>
         <Stat label="Lifetime share" sub="of the site's income from wallets bound to you">
-          <span data-testid="rate-lifetime">{percent(record.rates.lifetimeShareBps)}</span>
+          <span data-testid="rate-lifetime">{formatBps(record.rates.lifetimeShareBps)}</span>
         </Stat>
         <Stat label="This wallet is bound to">
           <span data-testid="referrer-bound-to">

@@ -1,5 +1,6 @@
 import { decodeFunctionData, type Hex, maxUint160, maxUint256 } from 'viem';
 import { formatAmount } from '../../../src-shared/format/numbers';
+import { formatShortDate } from '../../../src-shared/format/times';
 import { allowanceTransferAbi, launchTokenAbi } from '../../../src-shared/generated/abis';
 
 /** The currency an approval lets go of: the token sold, or the pair paid with. */
@@ -10,17 +11,6 @@ export interface StepCurrency {
 
 /** An allowance at (or near) the type's ceiling is "all of it": nobody holds 2^160 of anything. */
 const UNLIMITED_FROM = maxUint160;
-
-/** "25 Dec", with the year when it is not this one. */
-export function shortDate(unixSeconds: number, now = Date.now()): string {
-  const at = new Date(unixSeconds * 1000);
-  const sameYear = at.getFullYear() === new Date(now).getFullYear();
-  return new Intl.DateTimeFormat(undefined, {
-    day: 'numeric',
-    month: 'short',
-    ...(sameYear ? {} : { year: 'numeric' }),
-  }).format(at);
-}
 
 function amountOf(amount: bigint, currency: StepCurrency | null): string {
   const symbol = currency?.symbol ?? 'tokens';
@@ -59,7 +49,7 @@ export function approvalName(step: string, data: string | null, currency: StepCu
         : `Let Permit2 move your ${symbol}`;
     case 'approve-router': {
       const allowed = call ? amountOf(call.amount, currency) : `your ${symbol}`;
-      const until = call?.expiration ? ` until ${shortDate(call.expiration)}` : '';
+      const until = call?.expiration ? ` until ${formatShortDate(call.expiration * 1000)}` : '';
       return `Let the router spend ${allowed} through Permit2${until}`;
     }
     case 'approve-factory':
