@@ -18,7 +18,7 @@ export interface AppChannelOptions {
   builtApprovals: BuiltApprovals;
   /** The service's dollar prices, shown by the UI beside amounts. */
   prices: DollarPrices;
-  info: Omit<AppInfo, 'chainId' | 'network' | 'dataDir' | 'ledgerPaths'>;
+  info: Omit<AppInfo, 'chainId' | 'network' | 'fork' | 'dataDir' | 'ledgerPaths'>;
   /** How the local key is sealed: the OS keychain in the desktop app, a passphrase headless (the default). */
   keyCipher?: KeyCipher;
   /** The Ledger: the real one over USB HID by default (opened only when asked); tests give an emulator. */
@@ -50,6 +50,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       ...options.info,
       network: chain.network,
       chainId: chain.chainId,
+      fork: chain.fork ?? null,
       dataDir: options.dataDir,
       ledgerPaths: { live: LEDGER_LIVE_PATH_TEMPLATE, legacy: LEGACY_PATH_TEMPLATE },
     },

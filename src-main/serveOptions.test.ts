@@ -123,3 +123,33 @@ describe('rpcTimeoutMsOf', () => {
     expect(rpcTimeoutMsOf('999')).toBe(999_000);
   });
 });
+
+describe('--fork', () => {
+  it('rehearses on network fork with the source as its RPC, resuming unless a block or latest is given', () => {
+    const options = readServeOptions(['--fork', 'https://bsc.example/rpc'], env());
+    expect(options).toMatchObject({
+      network: 'fork',
+      rpcUrl: 'https://bsc.example/rpc',
+      dataDir: resolve('.data/fork'),
+    });
+    expect(options).not.toHaveProperty('forkBlock');
+    expect(readServeOptions(['--fork', 'https://x', '--fork-block', '123'], env()).forkBlock).toBe(123n);
+    expect(readServeOptions(['--fork', 'https://x', '--fork-block', 'latest'], env()).forkBlock).toBe('latest');
+    expect(readServeOptions([], env({ FORK_URL: 'https://y' }))).toMatchObject({
+      network: 'fork',
+      rpcUrl: 'https://y',
+    });
+  });
+
+  it('refuses a fork with another network or an --rpc, a fork network without a source, and a bad block', () => {
+    expect(() => readServeOptions(['--fork', 'https://x', '--network', 'mainnet'], env())).toThrow(
+      /leave out --network mainnet/,
+    );
+    expect(() => readServeOptions(['--fork', 'https://x', '--rpc', 'https://y'], env())).toThrow(/leave out --rpc/);
+    expect(() => readServeOptions(['--network', 'fork'], env())).toThrow(/--network fork needs --fork URL/);
+    expect(() => readServeOptions(['--fork', 'https://x', '--fork-block', '-1'], env())).toThrow(ServeUsageError);
+    expect(() => readServeOptions(['--fork', 'https://x', '--fork-block', 'soon'], env())).toThrow(
+      /--fork-block must be a block number or latest, not "soon"/,
+    );
+  });
+});

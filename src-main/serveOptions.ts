@@ -8,6 +8,7 @@ import { readAppSettings } from './store/appSettingsFile';
 
 const SERVE_USAGE =
   'usage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] ' +
+  '[--fork URL [--fork-block N|latest]] ' +
   '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off] ' +
   '[--third-party-fetches on|off] [--public-link-base https://…]';
 
@@ -22,6 +23,7 @@ export interface ServeOptions
     | 'dataDir'
     | 'settingsFile'
     | 'rpcUrl'
+    | 'forkBlock'
     | 'rpcTimeoutMs'
     | 'webRoot'
     | 'appToken'
@@ -67,6 +69,8 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
         data: { type: 'string' },
         network: { type: 'string' },
         rpc: { type: 'string' },
+        fork: { type: 'string' },
+        'fork-block': { type: 'string' },
         'rpc-timeout': { type: 'string' },
         web: { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -82,12 +86,21 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
   }
   const settingsFile = resolve(env.APP_SETTINGS ?? '.data/app-settings.json');
   const { settings: saved, problem } = readAppSettings(settingsFile);
-  const chosenNetwork = (parsed.network as string | undefined) ?? env.NETWORK ?? saved.network;
+  // --fork URL is a rehearsal on the embedded EVM forked from the chain behind URL (network "fork").
+  const forkUrl = (parsed.fork as string | undefined) ?? env.FORK_URL;
+  if (forkUrl !== undefined && parsed.network !== undefined && parsed.network !== 'fork') {
+    usage(`--fork rehearses on a fork of the chain behind its URL: leave out --network ${parsed.network as string}`);
+  }
+  if (forkUrl !== undefined && parsed.rpc !== undefined) {
+    usage('--fork takes the RPC of the chain to fork: leave out --rpc');
+  }
+  const chosenNetwork = forkUrl ? 'fork' : ((parsed.network as string | undefined) ?? env.NETWORK ?? saved.network);
   // The saved RPC and data folder belong to the saved network: a run on another one ignores them.
   const sameNetwork = chosenNetwork === saved.network;
   const fromSaved: Record<string, string | undefined> = {
     network: saved.network,
     rpc: sameNetwork ? (saved.rpcUrl ?? undefined) : undefined,
+    'fork-block': sameNetwork && saved.forkBlock != null ? String(saved.forkBlock) : undefined,
     'rate-limit': saved.rateLimits === false ? 'off' : undefined,
     'third-party-fetches': saved.thirdPartyFetches === false ? 'off' : undefined,
     'public-link-base': saved.publicLinkBase ?? undefined,
@@ -97,9 +110,16 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
   const portText = value('port', 'PORT') ?? '8787';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) usage(`--port must be a number from 0 to 65535, not "${portText}"`);
-  const network = (value('network', 'NETWORK') ?? 'devnet') as NetworkName;
+  const network = (forkUrl ? 'fork' : (value('network', 'NETWORK') ?? 'devnet')) as NetworkName;
   if (!NETWORK_NAMES.includes(network)) usage(`--network must be one of ${NETWORK_NAMES.join(', ')}, not "${network}"`);
-  const rpcUrl = value('rpc', 'RPC_URL');
+  const rpcUrl = network === 'fork' ? (forkUrl ?? value('rpc', 'RPC_URL')) : value('rpc', 'RPC_URL');
+  if (network === 'fork' && !rpcUrl) {
+    usage('--network fork needs --fork URL: the RPC of the chain to rehearse on (BSC mainnet or testnet)');
+  }
+  const forkBlockText = network === 'fork' ? value('fork-block', 'FORK_BLOCK') : undefined;
+  if (forkBlockText !== undefined && !/^(\d{1,12}|latest)$/.test(forkBlockText)) {
+    usage(`--fork-block must be a block number or latest, not "${forkBlockText}"`);
+  }
   const rpcTimeoutMs = rpcTimeoutMsOf(value('rpc-timeout', 'RPC_TIMEOUT'));
   const webRoot = value('web', 'WEB_ROOT');
   const rateLimit = value('rate-limit', 'RATE_LIMIT') ?? 'on';
@@ -125,6 +145,9 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
     ),
     settingsFile,
     ...(rpcUrl ? { rpcUrl } : {}),
+    ...(forkBlockText !== undefined
+      ? { forkBlock: forkBlockText === 'latest' ? ('latest' as const) : BigInt(forkBlockText) }
+      : {}),
     ...(rpcTimeoutMs !== undefined ? { rpcTimeoutMs } : {}),
     // With the web UI comes the app channel (signers, sending), opened only by this run's token.
     ...(webRoot ? { webRoot: resolve(webRoot), appToken: env.APP_TOKEN || randomBytes(24).toString('base64url') } : {}),

@@ -48,7 +48,10 @@ export interface ServiceOptions {
   port: number;
   dataDir: string;
   network: NetworkName;
+  /** testnet and mainnet: the RPC the service reads the chain through; fork: the RPC of the chain to fork. */
   rpcUrl?: string;
+  /** On `fork`: the block to fork at ('latest' for the source's head); by default the last rehearsal is resumed. */
+  forkBlock?: bigint | 'latest';
   /** Built web UI to serve at `/`. */
   webRoot?: string;
   /** Per-client limits per minute (the spec's by default); false switches them off. */
@@ -59,7 +62,7 @@ export interface ServiceOptions {
   maxTxGas?: bigint;
   /** Where launch salts come from (random by default); tests replay a salt whose pool someone priced first. */
   launchSalts?: SaltSource;
-  /** Blocks on top of a block before its events are indexed and served; 0 on the devnet, 3 elsewhere by default. */
+  /** Blocks on top of a block before its events are indexed and served; 0 on the devnet and forks, 3 elsewhere. */
   confirmations?: number;
   /** Largest block range of one eth_getLogs of the indexer (2,000 by default). */
   indexRange?: number;
@@ -155,14 +158,14 @@ export function composeServices(
   const media = new MediaStore({
     dataDir: options.dataDir,
     // The devnet's launches and tests point at servers on this machine; no other network may.
-    allowLoopbackLinks: options.network === 'devnet',
+    allowLoopbackLinks: options.network === 'devnet' || chain.fork?.sourceNetwork === 'devnet',
     thirdPartyFetches: options.thirdPartyFetches ?? true,
     references: () => references.cids(),
     ...options.media,
   });
   const images = new LaunchImages(db, media, log);
   const indexer = new Indexer(chain, index, {
-    confirmations: options.confirmations ?? (options.network === 'devnet' ? 0 : DEFAULT_CONFIRMATIONS),
+    confirmations: options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS),
     ...(options.indexRange ? { maxRange: options.indexRange } : {}),
     log,
     priceAt: (block) => prices.sqrtPriceAt(block),
@@ -256,6 +259,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       ...(options.now ? { now: options.now } : {}),
       ...(options.rpcTimeoutMs ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
+      ...(options.forkBlock !== undefined ? { forkBlock: options.forkBlock } : {}),
+      forkCacheDir: join(options.dataDir, 'fork-cache'),
     });
     const services = composeServices(chain, db, { ...options, log });
     const {
@@ -303,9 +308,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Logos left unresolved by an earlier run are looked for at once, not only when new launches come.
     images.poke();
     const devnet = chain.devnet;
-    // A fresh devnet is seeded in the background: the API answers at once, the data follows within a second.
+    // A fresh devnet (not a fork) is seeded in the background: the API answers at once, the data follows within a second.
     const seeded =
-      devnet && options.seed !== false && devnet.replay.blocks === 0
+      devnet && !devnet.fork && options.seed !== false && devnet.replay.blocks === 0
         ? seedDevnet({ ...chain, devnet }, { launches, builds, media, tokens }, log).catch((error: Error) =>
             log(`devnet: the seed failed: ${error.message}`),
           )

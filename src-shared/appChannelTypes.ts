@@ -7,7 +7,22 @@
 type Address = `0x${string}`;
 type Hex = `0x${string}`;
 
-export type NetworkName = 'devnet' | 'testnet' | 'mainnet';
+/** `fork`: the embedded EVM forked from another chain (a rehearsal), under a chain id of its own. */
+export type NetworkName = 'devnet' | 'testnet' | 'mainnet' | 'fork';
+
+/** What a rehearsal forked: the source chain, where, and through which RPC. */
+export interface ForkInfo {
+  /** The source's chain id (56, 97, or 31337 for one of our devnets). */
+  sourceChainId: number;
+  /** mainnet, testnet or devnet. */
+  sourceNetwork: 'mainnet' | 'testnet' | 'devnet';
+  /** The block the fork starts from; the fork's own blocks follow it. */
+  block: number;
+  /** The source's RPC URL with any credentials in it masked. */
+  url: string;
+  /** Whether our contracts came from the source (found there) or were deployed into the fork at start. */
+  contracts: 'found' | 'deployed';
+}
 
 /** Every operation the channel takes; main validates each one's input with its own zod schema. */
 export const APP_OPERATIONS = [
@@ -40,6 +55,8 @@ export interface AppInfo {
   network: NetworkName;
   chainId: number;
   rpcUrl: string | null;
+  /** Present on a rehearsal: what it forked. Nothing signed on it is valid on the source chain. */
+  fork: ForkInfo | null;
   dataDir: string;
   rateLimits: boolean;
   /** Whether other people's launch metadata and logos are fetched (each fetch shows this machine's IP to them). */
@@ -73,7 +90,10 @@ export interface WalletBalance {
 /** The settings saved for the next start (app-settings.json); each one missing takes its default. */
 export interface SavedAppSettings {
   network?: NetworkName;
+  /** The RPC of testnet or mainnet; on `fork`, the RPC of the chain forked. */
   rpcUrl?: string | null;
+  /** On `fork`: the block to fork from; absent or null to resume the last rehearsal of that RPC, or the head. */
+  forkBlock?: number | null;
   dataDir?: string | null;
   rateLimits?: boolean;
   ledgerTemplate?: 'live' | 'legacy';

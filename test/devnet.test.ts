@@ -16,6 +16,7 @@ import { type Devnet, startDevnet } from '../src-main/chain/devnet/startDevnet';
 import { DevStablecoin, IPermit2, ServiceConfig } from '../src-main/chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool, QuoterV2, SwapRouter } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
+import { devnetAddresses } from '../src-shared/inspect/devnetContracts';
 
 /** PancakeSwap V3's pool init-code hash on BSC, as its periphery has it compiled in. */
 const PANCAKE_POOL_INIT_CODE_HASH = '0x6ce8eb472fa82df5469c6ab6d485f17c3ad13c8cd7af59b3d4a8026c5ce0f7e2';
@@ -40,6 +41,11 @@ describe('embedded devnet', () => {
     expect(again.fingerprint).toBe(devnet.fingerprint);
     // Pinned across versions too: a change here moves every address users and bots have stored.
     expect(devnet.contracts).toMatchSnapshot();
+    // What a fork of a devnet (and the offline inspector) computes without starting one.
+    const { operator, ...computed } = devnetAddresses();
+    const { wbnbUsdtPool: _pool, siteFeeRecipient, ...deployed } = devnet.contracts;
+    expect(computed).toEqual(deployed);
+    expect(operator).toBe(siteFeeRecipient);
   });
 
   it('creates pools with the real PancakeSwap V3 init-code hash', async () => {

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Address, createPublicClient, custom, http, type PublicClient, webSocket } from 'viem';
+import type { ForkInfo } from '../../src-shared/appChannelTypes';
 import type { DevnetJournal } from '../store/devnetJournal';
+import { ForkError, forkAddresses, forkBlockOf, maskedUrl, readForkSource } from './devnet/forkSource';
 import { type Devnet, startDevnet } from './devnet/startDevnet';
 import { type ExchangeAddresses, NETWORKS, type NetworkName } from './networks';
 import { politeFetch } from './politeFetch';
@@ -44,8 +46,10 @@ export interface ChainContext {
   addresses: ServiceAddresses;
   /** The block the service's contracts were deployed in: where log searches start. */
   deployBlock: bigint;
-  /** Present on the embedded devnet only. */
+  /** Present on the embedded devnet and on a fork (which is the embedded EVM forked from another chain). */
   devnet?: Devnet;
+  /** Present on a rehearsal: what it forked. */
+  fork?: ForkInfo;
   /** Called on every new block. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
   /**
@@ -67,43 +71,86 @@ export interface ConnectOptions {
   now?: () => number;
   /** How long one RPC request may take before it counts as failed (viem's 10 s by default). */
   rpcTimeoutMs?: number;
+  /**
+   * On `fork`: the block to fork at ('latest' for the source's head); by default the last rehearsal of the same RPC
+   * (`rpcUrl`) is resumed so its journal replays, or the head when there was none.
+   */
+  forkBlock?: bigint | 'latest';
+  /** On `fork`: where the EVM caches what it read from the source. */
+  forkCacheDir?: string;
+}
+
+/** The service's view of the embedded EVM, on the devnet or on a fork. */
+function embeddedChain(devnet: Devnet, network: NetworkName, deployBlock: bigint): ChainContext {
+  const { contracts } = devnet;
+  return {
+    network,
+    chainId: devnet.chainId,
+    client: createPublicClient({ chain: NETWORKS[network].chain, transport: custom(devnet.provider) }),
+    addresses: {
+      config: contracts.config,
+      router: contracts.router,
+      factory: contracts.factory,
+      referrals: contracts.referrals,
+      permit2: contracts.permit2,
+      quoter: contracts.quoter,
+      wbnb: contracts.wbnb,
+      usdt: contracts.usdt,
+      pancakeFactory: contracts.pancakeFactory,
+      poolDeployer: contracts.poolDeployer,
+      swapRouter: contracts.swapRouter,
+      positionManager: contracts.positionManager,
+    },
+    devnet,
+    ...(devnet.fork ? { fork: devnet.fork } : {}),
+    deployBlock,
+    onBlock: (listener) => devnet.onBlock(listener),
+    consistentRead: (work) => devnet.between(work),
+    close: async () => {},
+  };
 }
 
 /** Connects to the configured chain: starts the embedded devnet, or reads a BSC network over its RPC URL. */
 export async function connectChain(options: ConnectOptions): Promise<ChainContext> {
   const config = NETWORKS[options.network];
-  if (options.network === 'devnet') {
+  const timeout = options.rpcTimeoutMs ? { timeout: options.rpcTimeoutMs } : {};
+  const devnetOptions = {
+    ...(options.journal ? { journal: options.journal } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.now ? { now: () => Math.floor((options.now as () => number)() / 1000) } : {}),
+  };
+  if (options.network === 'devnet') return embeddedChain(await startDevnet(devnetOptions), 'devnet', 0n);
+  if (options.network === 'fork') {
+    if (!options.rpcUrl) {
+      throw new ForkError(
+        '--fork URL is needed for a rehearsal: the RPC of the chain to fork (BSC mainnet or testnet)',
+      );
+    }
+    const source = await readForkSource(options.rpcUrl, options.rpcTimeoutMs);
+    const blockNumber = forkBlockOf(source, options.forkBlock, options.journal?.lastForkBlock(source.url) ?? null);
+    const behind = source.head - blockNumber;
+    if (source.network !== 'devnet' && behind > 100n) {
+      options.log?.(
+        `fork: block ${blockNumber} is ${behind} blocks behind the head; public BSC RPCs keep only the last 128 blocks of state, so this rehearsal needs an archive RPC`,
+      );
+    }
     const devnet = await startDevnet({
-      ...(options.journal ? { journal: options.journal } : {}),
-      ...(options.log ? { log: options.log } : {}),
-      ...(options.now ? { now: () => Math.floor((options.now as () => number)() / 1000) } : {}),
-    });
-    const client = createPublicClient({ chain: config.chain, transport: custom(devnet.provider) });
-    const { contracts } = devnet;
-    return {
-      network: 'devnet',
-      chainId: config.chain.id,
-      client,
-      addresses: {
-        config: contracts.config,
-        router: contracts.router,
-        factory: contracts.factory,
-        referrals: contracts.referrals,
-        permit2: contracts.permit2,
-        quoter: contracts.quoter,
-        wbnb: contracts.wbnb,
-        usdt: contracts.usdt,
-        pancakeFactory: contracts.pancakeFactory,
-        poolDeployer: contracts.poolDeployer,
-        swapRouter: contracts.swapRouter,
-        positionManager: contracts.positionManager,
+      ...devnetOptions,
+      fork: {
+        point: {
+          url: source.url,
+          sourceChainId: source.chainId,
+          blockNumber,
+          ...(options.forkCacheDir ? { cacheDir: options.forkCacheDir } : {}),
+        },
+        addresses: forkAddresses(source, options.deploymentsDir),
       },
-      devnet,
-      deployBlock: 0n,
-      onBlock: (listener) => devnet.onBlock(listener),
-      consistentRead: (work) => devnet.between(work),
-      close: async () => {},
-    };
+    });
+    options.log?.(
+      `fork: rehearsing on a fork of ${source.network} (chain ${source.chainId}) at block ${blockNumber} via ${maskedUrl(source.url)}, as chain ${devnet.chainId}: nothing signed here is valid on ${source.network}; our contracts ${devnet.fork?.contracts === 'found' ? `are the ${source.network}'s own` : 'were deployed into the fork'}`,
+    );
+    // Launches are indexed from the fork block on (the source's earlier launches are still quoted and traded).
+    return embeddedChain(devnet, 'fork', blockNumber);
   }
 
   if (!options.rpcUrl) {
@@ -119,7 +166,6 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
   // A ws:// or wss:// URL subscribes to new heads (eth_subscribe); over HTTP new blocks are polled, and requests made
   // together go in one JSON-RPC batch (the indexer asks for many block headers at once).
   const subscribes = /^wss?:\/\//i.test(options.rpcUrl);
-  const timeout = options.rpcTimeoutMs ? { timeout: options.rpcTimeoutMs } : {};
   const client = createPublicClient({
     chain: config.chain,
     transport: subscribes

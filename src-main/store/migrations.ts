@@ -361,4 +361,18 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE launch_images SET state = 'pending', attempts = 0, next_attempt = 0 WHERE state = 'found';
     `,
   },
+  {
+    id: '2026-11-30-devnet-forks',
+    sql: `
+      -- Which rehearsal each journal fingerprint belongs to: a fork replays only onto the same source and fork block.
+      CREATE TABLE devnet_forks (
+        fingerprint     TEXT    PRIMARY KEY,
+        source_url      TEXT    NOT NULL,
+        source_chain_id INTEGER NOT NULL,
+        fork_block      INTEGER NOT NULL,
+        recorded_at     INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX devnet_forks_source ON devnet_forks (source_url, recorded_at);
+    `,
+  },
 ];

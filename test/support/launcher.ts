@@ -145,7 +145,7 @@ export function launcher(target: LaunchTarget | Devnet, client: PublicClient) {
           } as never);
           const wallet = createWalletClient({
             account: planned.creator,
-            chain: devnetChain,
+            chain: client.chain ?? devnetChain,
             transport: devnet.transport,
           });
           hash = await wallet.writeContract(request as never);

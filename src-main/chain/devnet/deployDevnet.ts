@@ -68,6 +68,68 @@ const FULL_RANGE_TICK = 887_270; // the largest multiple of the 0.05% tier's spa
 const NARROW_RANGE_TICK = 2_000; // about ±22% around the opening price
 
 /**
+ * Sends deployment transactions from `from` (an account the EVM holds the key of), one block each at `firstTimestamp`,
+ * `firstTimestamp + 1`, and so on, with nonces counted from `nonce`: the same inputs make the same blocks on every start.
+ */
+export function deploymentSender(
+  provider: EdrProvider,
+  from: Address,
+  start: { nonce: number; firstTimestamp: bigint },
+): {
+  deploy(artifact: { abi: Abi; bytecode: Hex }, args?: readonly unknown[]): Promise<Address>;
+  call(to: Address, abi: Abi, functionName: string, args?: readonly unknown[], value?: bigint): Promise<void>;
+} {
+  const client = createWalletClient({ account: from, chain: devnetChain, transport: custom(provider) }).extend(
+    publicActions,
+  );
+  let step = 0n;
+  let nonce = start.nonce;
+  async function send(to: Address | null, data: Hex, value = 0n): Promise<Address | null> {
+    await setNextBlockTimestamp(provider, start.firstTimestamp + step);
+    step += 1n;
+    const hash = await client.sendTransaction({ to, data, value, nonce: nonce++, chain: null } as never);
+    const receipt = await client.getTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`deployment step ${step} reverted`);
+    return receipt.contractAddress ?? null;
+  }
+  return {
+    async deploy(artifact, args = []) {
+      const expected = getContractAddress({ from, nonce: BigInt(nonce) });
+      const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
+      const address = await send(null, data);
+      if (address?.toLowerCase() !== expected.toLowerCase()) throw new Error('deployment address drifted');
+      return expected;
+    },
+    async call(to, abi, functionName, args = [], value = 0n) {
+      await send(to, encodeFunctionData({ abi, functionName, args } as never), value);
+    },
+  };
+}
+
+/**
+ * Deploys the service's own contracts (configuration, router, factory, referral vault) over an existing exchange,
+ * owned by `operator`, who also receives the site fee, at the devnet's fee rates.
+ */
+export async function deployOurContracts(
+  sender: ReturnType<typeof deploymentSender>,
+  operator: Address,
+  exchange: Pick<ExchangeAddresses, 'pancakeFactory' | 'poolDeployer' | 'wbnb'>,
+): Promise<{ config: Address; router: Address; factory: Address; referrals: Address }> {
+  const { deploy } = sender;
+  const config = await deploy(ServiceConfig, [
+    operator,
+    operator,
+    DEVNET_FEES.siteFeeBps,
+    DEVNET_FEES.referrerBps,
+    DEVNET_FEES.lifetimeReferralBps,
+  ]);
+  const router = await deploy(TradeRouter, [config, exchange.poolDeployer, exchange.wbnb, PERMIT2_ADDRESS]);
+  const factory = await deploy(LaunchFactory, [config, exchange.pancakeFactory, exchange.wbnb]);
+  const referrals = await deploy(ReferralVault, [config]);
+  return { config, router, factory, referrals };
+}
+
+/**
  * Deploys the exchange and the service's contracts from the operator (test account 0) and seeds the WBNB/USDT pool.
  * Each transaction gets its own block at a fixed timestamp, so every start produces the same chain, block hash for
  * block hash; addresses follow from the operator's nonces.
@@ -75,33 +137,13 @@ const NARROW_RANGE_TICK = 2_000; // about ±22% around the opening price
 export async function deployDevnet(provider: EdrProvider, accounts: readonly TestAccount[]): Promise<DevnetContracts> {
   const operator = accounts[0];
   if (!operator) throw new Error('the devnet needs its operator account');
-  const operatorAddress = operator.address;
   const client = createWalletClient({
     account: operator.address,
     chain: devnetChain,
     transport: custom(provider),
   }).extend(publicActions);
-  let block = 0n;
-  let nonce = 0;
-
-  async function send(to: Address | null, data: Hex, value = 0n): Promise<Address | null> {
-    block += 1n;
-    await setNextBlockTimestamp(provider, GENESIS_TIME + block);
-    const hash = await client.sendTransaction({ to, data, value, nonce: nonce++ } as never);
-    const receipt = await client.getTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`devnet deployment step ${block} reverted`);
-    return receipt.contractAddress ?? null;
-  }
-  async function deploy(artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[] = []): Promise<Address> {
-    const expected = getContractAddress({ from: operatorAddress, nonce: BigInt(nonce) });
-    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never);
-    const address = await send(null, data);
-    if (address?.toLowerCase() !== expected.toLowerCase()) throw new Error('devnet deployment address drifted');
-    return expected;
-  }
-  function call(to: Address, abi: Abi, functionName: string, args: readonly unknown[] = [], value = 0n) {
-    return send(to, encodeFunctionData({ abi, functionName, args } as never), value);
-  }
+  const sender = deploymentSender(provider, operator.address, { nonce: 0, firstTimestamp: GENESIS_TIME + 1n });
+  const { deploy, call } = sender;
 
   const wbnb = await deploy(WETH9);
   const holders = accounts.map((a) => a.address);
@@ -119,16 +161,11 @@ export async function deployDevnet(provider: EdrProvider, accounts: readonly Tes
   const quoter = await deploy(QuoterV2, [poolDeployer, pancakeFactory, wbnb]);
   const tickLens = await deploy(TickLens);
   const siteFeeRecipient = operator.address;
-  const config = await deploy(ServiceConfig, [
-    operator.address,
-    siteFeeRecipient,
-    DEVNET_FEES.siteFeeBps,
-    DEVNET_FEES.referrerBps,
-    DEVNET_FEES.lifetimeReferralBps,
-  ]);
-  const router = await deploy(TradeRouter, [config, poolDeployer, wbnb, PERMIT2_ADDRESS]);
-  const factory = await deploy(LaunchFactory, [config, pancakeFactory, wbnb]);
-  const referrals = await deploy(ReferralVault, [config]);
+  const { config, router, factory, referrals } = await deployOurContracts(sender, operator.address, {
+    pancakeFactory,
+    poolDeployer,
+    wbnb,
+  });
   await provider.request({ method: 'hardhat_setCode', params: [PERMIT2_ADDRESS, permit2Runtime()] } as never);
 
   // Seed the WBNB/USDT pool: half the liquidity over the full range, half within about ±22% of the price.

@@ -34,6 +34,17 @@ export interface EdrProviderOptions {
   /** Private keys the EVM may sign with for eth_sendTransaction (used by the devnet's own deployment only). */
   ownedKeys: readonly string[];
   blockGasLimit: bigint;
+  /** Forks the chain behind `url` at `blockNumber` instead of starting from an empty genesis (balances are then set). */
+  fork?: ForkPoint;
+}
+
+/** Where a fork starts: the source's RPC, its chain id, and the block whose state the fork builds on. */
+export interface ForkPoint {
+  url: string;
+  sourceChainId: number;
+  blockNumber: bigint;
+  /** A folder where the EVM keeps what it read from the source, so a restart reads less of it again. */
+  cacheDir?: string;
 }
 
 export interface EdrProvider {
@@ -77,14 +88,29 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
       coinbase: hexToBytes('0x0000000000000000000000000000000000000000'),
       defaultTransactionGasLimit: 30_000_000n,
       genesisState: [
-        ...l1GenesisState(l1HardforkFromString(hardfork)),
+        // A fork keeps the source's system contracts; an empty chain gets the hardfork's.
+        ...(options.fork ? [] : l1GenesisState(l1HardforkFromString(hardfork))),
         ...options.balances.map(({ address, wei }) => ({ address: hexToBytes(address), balance: wei })),
       ],
       hardfork,
       initialBaseFeePerGas: 1_000_000_000n,
       minGasPrice: 0n,
       mining: { autoMine: true, blockGasLimit: options.blockGasLimit, memPool: { order: MineOrdering.Fifo } },
-      network: { genesisBlockGasLimit: options.blockGasLimit, genesisBlockTime: options.genesisTime },
+      network: options.fork
+        ? {
+            url: options.fork.url,
+            blockNumber: options.fork.blockNumber,
+            ...(options.fork.cacheDir ? { cacheDir: options.fork.cacheDir } : {}),
+            // The source's blocks are read, never re-executed: its rules are declared to be today's.
+            chainOverrides: [
+              {
+                chainId: BigInt(options.fork.sourceChainId),
+                name: `chain ${options.fork.sourceChainId}`,
+                hardforkActivationOverrides: [{ condition: { blockNumber: 0n }, hardfork }],
+              },
+            ],
+          }
+        : { genesisBlockGasLimit: options.blockGasLimit, genesisBlockTime: options.genesisTime },
       networkId: BigInt(options.chainId),
       observability: {},
       ownedAccounts: [...options.ownedKeys],

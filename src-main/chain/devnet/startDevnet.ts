@@ -1,7 +1,20 @@
-import { type Address, type Hex, parseTransaction, recoverTransactionAddress } from 'viem';
+import {
+  type Address,
+  concat,
+  type Hex,
+  keccak256,
+  parseTransaction,
+  recoverTransactionAddress,
+  stringToHex,
+  toHex,
+} from 'viem';
+import type { ForkInfo } from '../../../src-shared/appChannelTypes';
 import type { DevnetJournal, JournalEntry } from '../../store/devnetJournal';
+import { FORK_CHAIN_ID } from '../networks';
 import { DEVNET_BALANCE_WEI, type DevnetContracts, deployDevnet, GENESIS_TIME } from './deployDevnet';
-import { createEdrProvider, type EdrProvider, RpcError, setNextBlockTimestamp } from './edrProvider';
+import { createEdrProvider, type EdrProvider, type ForkPoint, RpcError, setNextBlockTimestamp } from './edrProvider';
+import { type ForkAddresses, maskedUrl, sourceNetworkOf } from './forkSource';
+import { setupFork } from './setupFork';
 import { type TestAccount, testAccounts } from './testAccounts';
 
 export const DEVNET_CHAIN_ID = 31337;
@@ -19,6 +32,10 @@ export interface ReplayReport {
 
 export interface Devnet {
   readonly provider: EdrProvider;
+  /** 31337, or FORK_CHAIN_ID on a rehearsal. */
+  readonly chainId: number;
+  /** Present on a rehearsal: what it forked. */
+  readonly fork?: ForkInfo;
   readonly contracts: DevnetContracts;
   readonly accounts: readonly TestAccount[];
   /** Hash of the last deployment block: identifies this devnet build. */
@@ -51,6 +68,8 @@ export interface DevnetOptions {
   log?: (line: string) => void;
   /** Wall clock in seconds, replaceable in tests. */
   now?: () => number;
+  /** Runs as a fork of another chain (a rehearsal) instead of the empty devnet. */
+  fork?: { point: ForkPoint; addresses: ForkAddresses };
 }
 
 interface BlockHeader {
@@ -69,17 +88,50 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const accounts = testAccounts();
   const operator = accounts[0];
   if (!operator) throw new Error('the devnet needs its operator account');
+  const forked = options.fork;
+  const chainId = forked ? FORK_CHAIN_ID : DEVNET_CHAIN_ID;
   const provider = await createEdrProvider({
-    chainId: DEVNET_CHAIN_ID,
+    chainId,
     genesisTime: GENESIS_TIME,
     balances: accounts.map((a) => ({ address: a.address, wei: DEVNET_BALANCE_WEI })),
     ownedKeys: [operator.privateKey],
     blockGasLimit: DEVNET_BLOCK_GAS_LIMIT,
+    ...(forked ? { fork: forked.point } : {}),
   });
-  const contracts = await deployDevnet(provider, accounts);
   const latest = async () =>
     (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as BlockHeader;
-  const fingerprint = (await latest()).hash;
+  let contracts: DevnetContracts;
+  let fork: ForkInfo | undefined;
+  if (forked) {
+    // The test accounts get their devnet balance on the fork too (whatever they hold on the source).
+    for (const account of accounts) {
+      await provider.request({
+        method: 'hardhat_setBalance',
+        params: [account.address, toHex(DEVNET_BALANCE_WEI)],
+      } as never);
+    }
+    const setup = await setupFork(provider, accounts, forked.addresses, BigInt((await latest()).timestamp));
+    contracts = setup.contracts;
+    fork = {
+      sourceChainId: forked.point.sourceChainId,
+      sourceNetwork: sourceNetworkOf(forked.point.sourceChainId) ?? 'devnet',
+      block: Number(forked.point.blockNumber),
+      url: maskedUrl(forked.point.url),
+      contracts: setup.deployed ? 'deployed' : 'found',
+    };
+  } else {
+    contracts = await deployDevnet(provider, accounts);
+  }
+  const lastSetupBlock = (await latest()).hash;
+  // A rehearsal's blocks replay only onto the same source, fork block and set-up: its fingerprint covers all three.
+  const fingerprint = forked ? keccak256(concat([lastSetupBlock, stringToHex(forked.point.url)])) : lastSetupBlock;
+  if (forked) {
+    options.journal?.recordFork(fingerprint, {
+      url: forked.point.url,
+      sourceChainId: forked.point.sourceChainId,
+      block: Number(forked.point.blockNumber),
+    });
+  }
 
   const listeners = new Set<(blockNumber: bigint) => void>();
   // One block at a time: the timestamp chosen, the transaction sent and the journal entry written belong together.
@@ -131,8 +183,15 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
   if (replay.blocks > 0) log(`devnet: replayed ${replay.blocks} blocks from the journal`);
   if (replay.mismatches > 0) log(`devnet: ${replay.mismatches} replayed blocks differ from the recorded ones`);
-  if (replay.foreign > 0) {
-    log(`devnet: ${replay.foreign} journal entries were made on another devnet build; kept, not replayed`);
+  const otherForks = options.journal?.foreignForks(fingerprint) ?? [];
+  for (const other of otherForks) {
+    log(
+      `devnet: ${other.entries} journal entries belong to a rehearsal forked from ${maskedUrl(other.url)} at block ${other.block}; kept, not replayed (start with that --fork URL and --fork-block ${other.block} to go back to it)`,
+    );
+  }
+  const otherBuilds = replay.foreign - otherForks.reduce((sum, other) => sum + other.entries, 0);
+  if (otherBuilds > 0) {
+    log(`devnet: ${otherBuilds} journal entries were made on another devnet build; kept, not replayed`);
   }
 
   const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -212,6 +271,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 
   return {
     provider,
+    chainId,
+    ...(fork ? { fork } : {}),
     contracts,
     accounts,
     fingerprint,
