@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   type Address,
   createPublicClient,
+  custom,
   erc20Abi,
   type Hex,
   http,
@@ -15,9 +16,12 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ForkError, readForkSource } from '../src-main/chain/devnet/forkSource';
+import { ForkError, forkAddresses, readForkSource } from '../src-main/chain/devnet/forkSource';
+import { startDevnet } from '../src-main/chain/devnet/startDevnet';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { ServiceConfig } from '../src-main/chain/generated/contracts';
 import { devnetChain, FORK_CHAIN_ID, forkChain } from '../src-main/chain/networks';
+import { devnetAddresses } from '../src-shared/inspect/devnetContracts';
 import { launcher } from './support/launcher';
 import { startTestService, type TestService } from './support/startTestService';
 
@@ -95,6 +99,36 @@ afterAll(async () => {
 });
 
 describe('a rehearsal on a fork of another devnet', () => {
+  it('deploys our contracts into the fork at start where the forked chain has none, and launches through them', async () => {
+    const url = `${source.origin}/rpc`;
+    const forkSource = await readForkSource(url);
+    const { exchange } = forkAddresses(forkSource, join(forkDir, 'no-deployments'));
+    // As on a BSC network where ours were never deployed: only the exchange is known.
+    const devnet = await startDevnet({
+      fork: {
+        point: {
+          url,
+          sourceChainId: forkSource.chainId,
+          blockNumber: forkSource.head,
+          cacheDir: join(forkDir, 'cache'),
+        },
+        addresses: { exchange },
+      },
+    });
+    expect(devnet.fork).toMatchObject({ contracts: 'deployed', sourceNetwork: 'devnet' });
+    const sourceFactory = devnetAddresses().factory;
+    expect(devnet.contracts.factory).not.toBe(sourceFactory);
+    const client = createPublicClient({ chain: forkChain, transport: custom(devnet.provider) }) as PublicClient;
+    expect((await client.getCode({ address: devnet.contracts.factory }))?.length).toBeGreaterThan(2);
+    // Nothing of it exists on the source.
+    expect(await sourceClient.getCode({ address: devnet.contracts.factory })).toBeUndefined();
+    const launched = await launcher(devnet, client).launch({ creator: 6, saltSeed: 'deployed-into-fork' });
+    expect(launched.result).toBe('ok');
+    expect(
+      await client.readContract({ address: devnet.contracts.config, abi: ServiceConfig.abi, functionName: 'owner' }),
+    ).toBe(accounts[0]?.address);
+  });
+
   it('quotes and buys a token launched on the source, under a chain id of its own, leaving the source untouched', async () => {
     const sourceBnb = await sourceClient.getBalance({ address: trader.address });
     const sourceHead = await sourceClient.getBlockNumber();

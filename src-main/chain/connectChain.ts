@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address, createPublicClient, custom, http, type PublicClient, webSocket } from 'viem';
 import type { ForkInfo } from '../../src-shared/appChannelTypes';
@@ -141,7 +142,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
           url: source.url,
           sourceChainId: source.chainId,
           blockNumber,
-          ...(options.forkCacheDir ? { cacheDir: options.forkCacheDir } : {}),
+          cacheDir: options.forkCacheDir ?? join(tmpdir(), 'launchpad-companion-fork-cache'),
         },
         addresses: forkAddresses(source, options.deploymentsDir),
       },

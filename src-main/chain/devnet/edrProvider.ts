@@ -43,8 +43,8 @@ export interface ForkPoint {
   url: string;
   sourceChainId: number;
   blockNumber: bigint;
-  /** A folder where the EVM keeps what it read from the source, so a restart reads less of it again. */
-  cacheDir?: string;
+  /** A folder where the EVM keeps what it read from the source (without one it would write ./edr-cache). */
+  cacheDir: string;
 }
 
 export interface EdrProvider {
@@ -100,7 +100,7 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
         ? {
             url: options.fork.url,
             blockNumber: options.fork.blockNumber,
-            ...(options.fork.cacheDir ? { cacheDir: options.fork.cacheDir } : {}),
+            cacheDir: options.fork.cacheDir,
             // The source's blocks are read, never re-executed: its rules are declared to be today's.
             chainOverrides: [
               {
