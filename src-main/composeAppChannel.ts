@@ -4,6 +4,7 @@ import type { BuiltApprovals } from './services/builtApprovals';
 import { chainRead } from './services/chainRead';
 import { type DollarPrices, dollarsPerUnit } from './services/dollarPrices';
 import { challengeGuard, knownContractsGuard } from './services/sendGuard';
+import { testFaucet } from './services/testFaucet';
 import { TransactionSender } from './services/transactionSender';
 import { ledgerAccess } from './signer/ledger/ledgerAccess';
 import { LEDGER_LIVE_PATH_TEMPLATE, LEGACY_PATH_TEMPLATE } from './signer/ledger/ledgerSigner';
@@ -77,5 +78,6 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       },
       bnbOf: (address) => chainRead('the BNB balance', () => chain.client.getBalance({ address })),
     },
+    ...(chain.devnet ? { faucet: testFaucet(chain.devnet, chain.client) } : {}),
   });
 }

@@ -23,7 +23,9 @@ function readOptions(): ServiceOptions {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be an integer from 0 to 65535; got "${process.env.PORT}".`);
   }
-  const rpcUrl = process.env.RPC_URL || saved.rpcUrl || undefined;
+  // On a rehearsal (network fork) the RPC is the chain it forks, and the fork block resumes the last one unless saved.
+  const rpcUrl = (network === 'fork' ? process.env.FORK_URL : undefined) || process.env.RPC_URL || saved.rpcUrl || undefined;
+  const forkBlock = network === 'fork' && saved.forkBlock != null ? BigInt(saved.forkBlock) : undefined;
   const rpcTimeoutMs = rpcTimeoutMsOf(process.env.RPC_TIMEOUT);
   return {
     port,
@@ -33,6 +35,7 @@ function readOptions(): ServiceOptions {
     webRoot: join(app.getAppPath(), 'out/renderer'),
     network,
     ...(rpcUrl ? { rpcUrl } : {}),
+    ...(forkBlock !== undefined ? { forkBlock } : {}),
     ...(rpcTimeoutMs !== undefined ? { rpcTimeoutMs } : {}),
     ...(saved.rateLimits === false ? { rateLimits: false as const } : {}),
     ...(saved.thirdPartyFetches === false ? { thirdPartyFetches: false } : {}),

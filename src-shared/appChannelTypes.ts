@@ -45,6 +45,7 @@ export const APP_OPERATIONS = [
   'settings.save',
   'market.dollars',
   'wallet.balance',
+  'wallet.fund',
 ] as const;
 
 export type AppOperation = (typeof APP_OPERATIONS)[number];
@@ -85,6 +86,16 @@ export interface MarketDollars {
 export interface WalletBalance {
   address: Address;
   bnbWei: string;
+}
+
+/** Test BNB sent to a wallet on the devnet or a rehearsal, from one of the test accounts. */
+export interface WalletFunded {
+  address: Address;
+  /** The transaction that sent it (a block of its own, kept in the journal like any other). */
+  hash: Hex;
+  bnbWei: string;
+  /** The wallet's BNB afterwards. */
+  balanceWei: string;
 }
 
 /** The settings saved for the next start (app-settings.json); each one missing takes its default. */

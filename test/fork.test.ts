@@ -21,6 +21,7 @@ import { startDevnet } from '../src-main/chain/devnet/startDevnet';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { ServiceConfig } from '../src-main/chain/generated/contracts';
 import { devnetChain, FORK_CHAIN_ID, forkChain } from '../src-main/chain/networks';
+import type { AppInfo, WalletFunded } from '../src-shared/appChannelTypes';
 import { devnetAddresses } from '../src-shared/inspect/devnetContracts';
 import { launcher } from './support/launcher';
 import { startTestService, type TestService } from './support/startTestService';
@@ -28,6 +29,8 @@ import { startTestService, type TestService } from './support/startTestService';
 const accounts = testAccounts();
 const TRADER = 5;
 const trader = privateKeyToAccount(accounts[TRADER]?.privateKey ?? '0x');
+/** A wallet none of the test accounts is: the person's own (a Ledger's) address. */
+const PERSON: Address = '0x1234567890AbcdEF1234567890aBcdef12345678';
 
 let source: TestService;
 let sourceClient: PublicClient;
@@ -194,6 +197,14 @@ describe('a rehearsal on a fork of another devnet', () => {
       expect(forkLaunches.body.launches.map((item) => item.token)).toContain(launched.token);
       const sourceLaunches = await json<{ launches: { token: Address }[] }>(fetch(`${source.url}/launches`));
       expect(sourceLaunches.body.launches.map((item) => item.token)).not.toContain(launched.token);
+
+      // The person's own wallet (their Ledger's address) gets test BNB in one click, on the fork only.
+      const info = (await fork.appChannel.invoke('app.info', {})) as AppInfo;
+      expect(info.fork).toMatchObject({ sourceNetwork: 'devnet', sourceChainId: 31337, contracts: 'found' });
+      const funded = (await fork.appChannel.invoke('wallet.fund', { address: PERSON })) as WalletFunded;
+      expect(funded).toMatchObject({ address: PERSON, bnbWei: parseEther('100').toString() });
+      expect(await forkClient.getBalance({ address: PERSON })).toBe(parseEther('100'));
+      expect(await sourceClient.getBalance({ address: PERSON })).toBe(0n);
     } finally {
       await fork.close();
     }
@@ -214,6 +225,7 @@ describe('a rehearsal on a fork of another devnet', () => {
         args: [trader.address],
       });
       expect(held).toBeGreaterThan(0n);
+      expect(await forkClient.getBalance({ address: PERSON })).toBe(parseEther('100'));
       const launches = await json<{ launches: { symbol: string }[] }>(fetch(`${fork.url}/launches`));
       expect(launches.body.launches.map((item) => item.symbol)).toContain('FORK');
     } finally {

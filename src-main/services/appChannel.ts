@@ -1,6 +1,12 @@
 import { type Address, getAddress, type Hex } from 'viem';
 import { z } from 'zod';
-import { APP_OPERATIONS, type AppInfo, type AppOperation, type MarketDollars } from '../../src-shared/appChannelTypes';
+import {
+  APP_OPERATIONS,
+  type AppInfo,
+  type AppOperation,
+  type MarketDollars,
+  type WalletFunded,
+} from '../../src-shared/appChannelTypes';
 import { publicLinkBaseProblem } from '../core/appPages';
 import { SignerError } from '../signer/signerError';
 import type { Signers } from '../signer/signers';
@@ -85,12 +91,13 @@ const OPERATIONS = {
   'settings.get': z.object({}).strict(),
   'settings.save': z
     .object({
-      network: z.enum(['devnet', 'testnet', 'mainnet']),
+      network: z.enum(['devnet', 'testnet', 'mainnet', 'fork']),
       rpcUrl: z
         .string()
         .max(2048)
         .regex(/^(https?|wss?):\/\/[^\s]+$/, 'an RPC URL starts with http://, https://, ws:// or wss://')
         .nullable(),
+      forkBlock: z.number().int().min(0).max(1e12).nullable().optional(),
       dataDir: z.string().min(1).max(4096).nullable(),
       rateLimits: z.boolean(),
       ledgerTemplate: z.enum(['live', 'legacy']),
@@ -107,11 +114,16 @@ const OPERATIONS = {
     })
     .strict()
     .refine((s) => s.network === 'devnet' || s.rpcUrl !== null, {
-      message: 'testnet and mainnet need an RPC URL',
+      message: 'testnet and mainnet need an RPC URL, and a rehearsal the RPC of the chain it forks',
       path: ['rpcUrl'],
+    })
+    .refine((s) => s.network === 'fork' || s.forkBlock == null, {
+      message: 'a fork block belongs to a rehearsal (network fork) only',
+      path: ['forkBlock'],
     }),
   'market.dollars': z.object({}).strict(),
   'wallet.balance': z.object({ address }).strict(),
+  'wallet.fund': z.object({ address }).strict(),
 } as const satisfies Record<AppOperation, z.ZodType>;
 
 /** A transaction from the page, its amounts as bigints. */
@@ -143,6 +155,8 @@ export function createAppChannel(deps: {
   activity: ActivityStore;
   /** The dollar prices of the listed currencies, and a wallet's BNB, read from the chain. */
   market: { dollars(): Promise<MarketDollars>; bnbOf(address: Address): Promise<bigint> };
+  /** Sends test BNB from a test account: on the devnet and on a rehearsal only. */
+  faucet?: (address: Address) => Promise<WalletFunded>;
 }): AppChannel {
   const { signers, sender, activity, market } = deps;
   const handlers: { [K in AppOperation]: (input: z.infer<(typeof OPERATIONS)[K]>) => unknown } = {
@@ -175,6 +189,16 @@ export function createAppChannel(deps: {
       address: getAddress(wallet),
       bnbWei: (await market.bnbOf(getAddress(wallet))).toString(),
     }),
+    'wallet.fund': ({ address: wallet }) => {
+      if (!deps.faucet) {
+        throw new WalletError(
+          'INVALID_INPUT',
+          `There is no test BNB on ${deps.info.network}: its BNB is real.`,
+          'Fund the wallet from an exchange or another wallet, or rehearse on a fork (--fork URL) first.',
+        );
+      }
+      return deps.faucet(getAddress(wallet));
+    },
   };
 
   return {

@@ -15,6 +15,7 @@ import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
 import { HeaderBalance } from './shell/HeaderBalance';
 import { HeaderSearch } from './shell/HeaderSearch';
+import { RehearsalBanner } from './shell/RehearsalBanner';
 import { Sidebar } from './shell/Sidebar';
 import { useSettingsStore } from './store/settingsStore';
 import { Badge } from './ui/Badge';
@@ -53,14 +54,14 @@ function Page({ route }: { route: Route }): ReactNode {
   }
 }
 
-/** The chain the app runs on, in the header: devnet, testnet or mainnet with its chain id. */
+/** The chain the app runs on, in the header: devnet, testnet, mainnet or fork (a rehearsal) with its chain id. */
 function NetworkBadge() {
   const settings = useSettingsStore((store) => store.state);
   if (settings.status !== 'ready') return null;
   const { network, chainId } = settings.settings;
   return (
     <Badge
-      tone={network === 'mainnet' ? 'up' : network === 'testnet' ? 'warn' : 'primary'}
+      tone={network === 'mainnet' ? 'up' : network === 'testnet' || network === 'fork' ? 'warn' : 'primary'}
       title={`Chain id ${chainId}`}
     >
       <span data-testid="network">{network}</span>
@@ -96,6 +97,7 @@ export function App() {
             <SignerChip />
           </div>
         </header>
+        <RehearsalBanner />
         <main className="mx-auto w-full max-w-[1240px] flex-1 px-5 py-6">
           <Page route={route} />
         </main>

@@ -1,6 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { Rocket, Search } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { formatExact } from '../../../src-shared/format/numbers';
 import type { ApiError } from '../api/apiRequestError';
 import { useDollars } from '../api/dollars';
 import { fetchLaunches, type LaunchListItem } from '../api/launches';
@@ -16,6 +17,7 @@ import { Card } from '../ui/Card';
 import { Empty } from '../ui/Empty';
 import { PageHeader } from '../ui/PageHeader';
 import { Segmented, type SegmentedOption } from '../ui/Segmented';
+import { useWallet } from '../wallet/walletStore';
 
 const POLL_MS = 3000;
 /** How long a launch that arrived while the page is open stays highlighted. */
@@ -67,6 +69,7 @@ function sortValue(key: SortKey, answer: TokenTrades | undefined, day: DayStats 
  */
 export function LaunchesPage() {
   const [launches, setLaunches] = useState<LaunchListItem[] | null>(null);
+  const fork = useWallet((store) => store.info?.fork ?? null);
   const [error, setError] = useState<ApiError | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [attempt, setAttempt] = useState(0);
@@ -196,11 +199,22 @@ export function LaunchesPage() {
             Loading launches…
           </p>
         )}
-        {launches && launches.length === 0 && (
-          <Empty title="No tokens launched yet" testId="launches-empty">
-            New launches appear here within seconds. <Link to="/launch">Launch the first one</Link>.
-          </Empty>
-        )}
+        {launches &&
+          launches.length === 0 &&
+          (fork ? (
+            <Empty
+              title={`No launches since the fork at block ${formatExact(BigInt(fork.block), 0)}`}
+              testId="launches-empty"
+            >
+              A rehearsal lists what is launched from its fork block on. A token launched on {fork.sourceNetwork} before
+              it still opens by its address in the search above, and trades here at its real price.{' '}
+              <Link to="/launch">Rehearse a launch</Link>.
+            </Empty>
+          ) : (
+            <Empty title="No tokens launched yet" testId="launches-empty">
+              New launches appear here within seconds. <Link to="/launch">Launch the first one</Link>.
+            </Empty>
+          ))}
         {launches && launches.length > 0 && ordered.length === 0 && (
           <Empty title={`No launch matches “${filter.trim()}”`} testId="launches-no-match">
             The filter looks in names, symbols and addresses.{' '}

@@ -1,6 +1,7 @@
 import { OctagonX, TriangleAlert, Usb } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { shortAddress } from '../format';
+import { useSettingsStore } from '../store/settingsStore';
 import { Amount } from '../ui/Amount';
 import { Button } from '../ui/Button';
 import { LaunchSummary } from './LaunchSummary';
@@ -158,6 +159,7 @@ function ReviewDialog({
         )}
       </div>
       <footer className="flex items-center gap-3 border-t border-line bg-surface px-6 py-3.5">
+        <RehearsalNote />
         {failed.length === 0 && !canSign && (
           <span className="text-sm text-warn" data-testid="review-needs-ticks">
             Tick each warning above to sign.
@@ -180,6 +182,17 @@ function ReviewDialog({
         </div>
       </footer>
     </dialog>
+  );
+}
+
+/** On a rehearsal, beside Sign: the signature is for the fork's chain id, not BNB Chain. */
+function RehearsalNote() {
+  const settings = useSettingsStore((store) => store.state);
+  if (settings.status !== 'ready' || settings.settings.network !== 'fork') return null;
+  return (
+    <span className="text-sm text-warn" data-testid="review-rehearsal">
+      Rehearsal: signed for chain {settings.settings.chainId} only, never valid on BNB Chain.
+    </span>
   );
 }
 

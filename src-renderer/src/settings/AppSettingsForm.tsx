@@ -1,8 +1,10 @@
 import { Save } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import type { AppInfo, SavedAppSettings } from '../../../src-shared/appChannelTypes';
+import { formatExact } from '../../../src-shared/format/numbers';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
+import { FundButton } from '../shell/RehearsalBanner';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { invoke } from '../wallet/appChannel';
@@ -30,7 +32,23 @@ function RunningNow({ info }: { info: AppInfo }) {
           <strong data-testid="app-network">{info.network}</strong>{' '}
           <span className="text-muted">chain {info.chainId}</span>
         </Row>
-        <Row label="RPC">{info.rpcUrl ?? 'the embedded devnet'}</Row>
+        {info.fork ? (
+          <Row label="Rehearsal">
+            <span data-testid="app-fork">
+              a fork of {info.fork.sourceNetwork} (chain {info.fork.sourceChainId}) at block{' '}
+              {formatExact(BigInt(info.fork.block), 0)} via <code className="text-xs">{info.fork.url}</code>; our
+              contracts{' '}
+              {info.fork.contracts === 'found' ? `are the ${info.fork.sourceNetwork}'s own` : 'were deployed into it'}
+            </span>
+          </Row>
+        ) : (
+          <Row label="RPC">{info.rpcUrl ?? 'the embedded devnet'}</Row>
+        )}
+        {(info.network === 'devnet' || info.network === 'fork') && (
+          <Row label="Test BNB">
+            <FundButton />
+          </Row>
+        )}
         <Row label="Data">
           <code className="text-xs">{info.dataDir}</code>
         </Row>
@@ -57,6 +75,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
   const id = useId();
   const [network, setNetwork] = useState(info.network);
   const [rpcUrl, setRpcUrl] = useState(info.rpcUrl ?? '');
+  const [forkBlock, setForkBlock] = useState('');
   const [dataDir, setDataDir] = useState('');
   const [rateLimits, setRateLimits] = useState(info.rateLimits);
   const [ledgerTemplate, setLedgerTemplate] = useState<'live' | 'legacy'>('live');
@@ -71,6 +90,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
     void invoke<{ saved: SavedAppSettings | null }>('settings.get').then(
       ({ saved: stored }) => {
         if (stored?.dataDir) setDataDir(stored.dataDir);
+        if (stored?.forkBlock != null) setForkBlock(String(stored.forkBlock));
         if (stored?.ledgerTemplate) setLedgerTemplate(stored.ledgerTemplate);
         if (stored?.thirdPartyFetches !== undefined) setThirdPartyFetches(stored.thirdPartyFetches);
         if (stored?.publicLinkBase !== undefined) setPublicLinkBase(stored.publicLinkBase ?? '');
@@ -86,6 +106,7 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
       await invoke('settings.save', {
         network,
         rpcUrl: rpcUrl.trim() || null,
+        ...(network === 'fork' ? { forkBlock: forkBlock.trim() ? Number(forkBlock.trim()) : null } : {}),
         dataDir: dataDir.trim() || null,
         rateLimits,
         ledgerTemplate,
@@ -139,20 +160,49 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
                 <option value="devnet">devnet (embedded)</option>
                 <option value="testnet">BSC testnet (97)</option>
                 <option value="mainnet">BSC mainnet (56)</option>
+                <option value="fork">Rehearsal: a fork of BSC (chain 31338)</option>
               </select>
+              {network === 'fork' && (
+                <p className="text-xs text-muted" data-testid="settings-fork-help">
+                  Runs here on a copy of the chain behind the RPC URL, with its real pools and prices, under a chain id
+                  of its own: nothing signed in a rehearsal is valid on BNB Chain. Forking more than 128 blocks back
+                  needs an archive RPC.
+                </p>
+              )}
             </div>
             <div className="flex flex-col gap-1.5">
               <label htmlFor={`${id}-rpc`} className={label}>
-                RPC URL
+                {network === 'fork' ? 'RPC URL of the chain to fork' : 'RPC URL'}
               </label>
               <input
                 id={`${id}-rpc`}
                 data-testid="settings-rpc"
-                placeholder={network === 'devnet' ? 'none: the embedded devnet' : 'https://… or wss://…'}
+                placeholder={
+                  network === 'devnet'
+                    ? 'none: the embedded devnet'
+                    : network === 'fork'
+                      ? 'https://…'
+                      : 'https://… or wss://…'
+                }
                 value={rpcUrl}
                 onChange={(e) => setRpcUrl(e.target.value)}
               />
             </div>
+            {network === 'fork' && (
+              <div className="flex flex-col gap-1.5">
+                <label htmlFor={`${id}-fork-block`} className={label}>
+                  Fork block
+                </label>
+                <input
+                  id={`${id}-fork-block`}
+                  data-testid="settings-fork-block"
+                  inputMode="numeric"
+                  placeholder="resume the last rehearsal, or the newest block"
+                  value={forkBlock}
+                  onChange={(e) => setForkBlock(e.target.value.replace(/[^\d]/g, ''))}
+                />
+              </div>
+            )}
             <div className="flex flex-col gap-1.5">
               <label htmlFor={`${id}-data`} className={label}>
                 Data directory
