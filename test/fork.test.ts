@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -252,6 +252,26 @@ describe('a rehearsal on a fork of another devnet', () => {
       ).toBe(0n);
     } finally {
       await fork.close();
+    }
+  });
+
+  it('hands out no test BNB where BNB is real (testnet and mainnet)', async () => {
+    const { config, factory, router, referrals, ...exchange } = source.chain.addresses;
+    const deployments = join(forkDir, 'deployments');
+    mkdirSync(deployments, { recursive: true });
+    writeFileSync(join(deployments, 'testnet.json'), JSON.stringify({ config, factory, router, referrals, exchange }));
+    const testnet = await startTestService(undefined, {
+      network: 'testnet',
+      rpcUrl: `${source.origin}/rpc`,
+      deploymentsDir: deployments,
+    });
+    try {
+      await expect(testnet.appChannel.invoke('wallet.fund', { address: PERSON })).rejects.toMatchObject({
+        failure: { code: 'INVALID_INPUT', message: 'There is no test BNB on testnet: its BNB is real.' },
+      });
+      expect(await sourceClient.getBalance({ address: PERSON })).toBe(0n);
+    } finally {
+      await testnet.dispose();
     }
   });
 
