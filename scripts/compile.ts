@@ -3,6 +3,9 @@
  * - `src-main/chain/generated/contracts.ts`: ABI (`as const`) and creation bytecode of every contract we compile;
  * - `src-main/chain/generated/vendor.ts`: the published PancakeSwap V3, WETH9 and Permit2 artifacts the devnet
  *   deploys, taken from npm;
+ * - `src-main/chain/generated/runtimeCode.ts`: the runtime bytecode of every contract we compile that has code, with
+ *   where its immutables sit and the compiler and settings it came from, so the deploy command can check that what is
+ *   on chain is this build;
  * - `src-shared/generated/abis.ts`: only the ABIs (no bytecode) that the renderer and the offline inspector decode
  *   builds with, since the renderer may not import `src-main/`.
  * The output is cached by a hash of every input, so a second run with nothing changed returns at once.
@@ -72,9 +75,18 @@ function findImport(path: string): { contents: string } | { error: string } {
   }
 }
 
+/** Where solc placed an immutable's value in the runtime code: byte offset and length (32). */
+interface CodeRange {
+  start: number;
+  length: number;
+}
+
 interface SolcContract {
   abi: unknown[];
-  evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
+  evm: {
+    bytecode: { object: string };
+    deployedBytecode: { object: string; immutableReferences?: Record<string, CodeRange[]> };
+  };
 }
 
 function writeAtomically(path: string, content: string): void {
@@ -108,6 +120,9 @@ interface Compiled {
   file: string;
   abi: unknown;
   bytecode: string;
+  runtime: string;
+  /** Every range of the runtime code that holds an immutable, sorted by offset. */
+  immutables: CodeRange[];
 }
 
 function compileOurs(sources: Record<string, string>, solc: Solc, settings: object): Map<string, Compiled> {
@@ -116,7 +131,16 @@ function compileOurs(sources: Record<string, string>, solc: Solc, settings: obje
     sources: Object.fromEntries(Object.entries(sources).map(([name, content]) => [name, { content }])),
     settings: {
       ...settings,
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+      outputSelection: {
+        '*': {
+          '*': [
+            'abi',
+            'evm.bytecode.object',
+            'evm.deployedBytecode.object',
+            'evm.deployedBytecode.immutableReferences',
+          ],
+        },
+      },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }));
@@ -134,7 +158,18 @@ function compileOurs(sources: Record<string, string>, solc: Solc, settings: obje
         if (JSON.stringify(previous.abi) === JSON.stringify(artifact.abi)) continue;
         throw new Error(`two different contracts are named ${name}; rename one (second in ${file})`);
       }
-      compiled.set(name, { file, abi: artifact.abi, bytecode: artifact.evm.bytecode.object });
+      const { deployedBytecode } = artifact.evm;
+      const immutables = Object.values(deployedBytecode.immutableReferences ?? {})
+        .flat()
+        .map(({ start, length }) => ({ start, length }))
+        .sort((a, b) => a.start - b.start);
+      compiled.set(name, {
+        file,
+        abi: artifact.abi,
+        bytecode: artifact.evm.bytecode.object,
+        runtime: deployedBytecode.object,
+        immutables,
+      });
     }
   }
   return compiled;
@@ -144,6 +179,25 @@ function artifactsModule(compiled: Map<string, Compiled>): string {
   return [...compiled]
     .map(([name, { file, abi, bytecode }]) => artifactConst(name, abi, bytecode, `${file}:${name}`))
     .join('\n');
+}
+
+/**
+ * The runtime code of each contract that has any (interfaces and libraries of internal functions have none), and the
+ * compiler that made it: what `eth_getCode` must answer at a deployment of this build, immutables aside.
+ */
+function runtimeModule(compiled: Map<string, Compiled>, compiler: { version: string; settings: object }): string {
+  const entries = [...compiled]
+    .filter(([, { runtime }]) => runtime.length > 0)
+    .map(
+      ([name, { file, runtime, immutables }]) =>
+        `  /** ${file}:${name} */\n  ${name}: { code: '0x${runtime}' as Hex, immutables: ${JSON.stringify(immutables)} },`,
+    );
+  return (
+    `/** The compiler and the settings every contract below was built with. */\n` +
+    `export const COMPILER = ${JSON.stringify(compiler)} as const;\n\n` +
+    '/** Runtime code by contract name, with the byte ranges of the code that hold immutables (set at deployment). */\n' +
+    `export const RUNTIME_CODE: Record<string, { code: Hex; immutables: readonly { start: number; length: number }[] }> = {\n${entries.join('\n')}\n};\n`
+  );
 }
 
 function sharedAbisModule(compiled: Map<string, Compiled>): string {
@@ -183,6 +237,7 @@ export function compile(): { cached: boolean; ms: number } {
     join(outDir, 'contracts.ts'),
     join(outDir, 'harness.ts'),
     join(outDir, 'vendor.ts'),
+    join(outDir, 'runtimeCode.ts'),
     join(sharedOutDir, 'abis.ts'),
   ];
   // Cached only when every output is there: a deleted file (or a folder new to this checkout) is written again.
@@ -197,15 +252,16 @@ export function compile(): { cached: boolean; ms: number } {
   mkdirSync(sharedOutDir, { recursive: true });
   const header = (version: string) =>
     `// Generated by scripts/compile.ts from ${'`'}contracts/${'`'} with solc ${version}. Do not edit.\nimport type { Hex } from 'viem';\n\n`;
-  const contracts = compileOurs(ours, solc, {
-    optimizer: { enabled: true, runs: 1000 },
-    viaIR: true,
-    evmVersion: 'cancun',
-  });
+  const settings = { optimizer: { enabled: true, runs: 1000 }, viaIR: true, evmVersion: 'cancun' };
+  const contracts = compileOurs(ours, solc, settings);
   const harnesses = compileOurs(harness, solc07, { optimizer: { enabled: true, runs: 800 }, evmVersion: 'istanbul' });
   writeAtomically(join(outDir, 'contracts.ts'), header(solc.version()) + artifactsModule(contracts));
   writeAtomically(join(outDir, 'harness.ts'), header(solc07.version()) + artifactsModule(harnesses));
   writeAtomically(join(outDir, 'vendor.ts'), header(solc.version()) + vendorArtifacts());
+  writeAtomically(
+    join(outDir, 'runtimeCode.ts'),
+    header(solc.version()) + runtimeModule(contracts, { version: solc.version(), settings }),
+  );
   writeAtomically(
     join(sharedOutDir, 'abis.ts'),
     `// Generated by scripts/compile.ts from ${'`'}contracts/${'`'} with solc ${solc.version()}: ABIs only. Do not edit.\n\n` +
