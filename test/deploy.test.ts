@@ -214,8 +214,21 @@ describe('npm run deploy', () => {
     const old = readFileSync(join(dir, 'rerun', 'devnet.json'), 'utf8');
 
     // Receipts null twice after mining, and load-balanced nodes up to two blocks behind (stale nonces, unknown blocks).
+    // In this process, to poll every 20 ms rather than the terminal's 500: the stand-in's nodes never catch up.
     stand = await publicRpc(rpcUrl, { nullReceipts: 2, lag: 2 });
-    const again = await deploy([...toDevnet('rerun', stand.url), '--yes', '--force'], { key });
+    const again = { stdout: '', stderr: '', status: 0 as number | null };
+    again.status = await runDeployCommand([...toDevnet('rerun', stand.url), '--yes', '--force'], {
+      stdout: (text) => {
+        again.stdout += text;
+      },
+      stderr: (text) => {
+        again.stderr += text;
+      },
+      ask: async () => null,
+      env: { DEPLOYER_PRIVATE_KEY: key },
+      cwd: dir,
+      pollMs: 20,
+    });
     expect(again.stderr).toBe('');
     expect(again.status).toBe(0);
     const record = readRecord('rerun');
