@@ -33,8 +33,8 @@ and its cost against the deployer's balance, and asks you to type yes. Each cont
 against this build before the record is written.
 
   --network testnet|mainnet|devnet  where to deploy; the RPC must serve that chain (97 or 56). devnet: a local
-                                    chain that is not BSC (the embedded devnet served over HTTP, or a fork under
-                                    a chain id of its own), with --exchange and --out
+                                    chain that is not BSC (the embedded devnet served over HTTP, or a rehearsal
+                                    fork, chain 31338), with --exchange and --out
   --rpc URL                         the chain's JSON-RPC endpoint, http:// or https://
   --signer key|ledger               key (the default): the key in DEPLOYER_PRIVATE_KEY (0x and 64 hex digits);
                                     ledger: a Ledger on USB, unlocked, Ethereum app open, blind signing on
@@ -265,10 +265,13 @@ async function ledgerSigner(path: string, io: DeployIo, log: (line: string) => v
   };
 }
 
-/** The chain behind the RPC must be the network's: 97 or 56, or for a devnet anything but those two. */
+/**
+ * The chain behind the RPC must be the network's: 97 or 56, or for a devnet anything but those two (the embedded
+ * devnet's 31337, a rehearsal fork's 31338, another local chain).
+ */
 function checkChainId(network: NetworkName, chainId: number, rpcUrl: string): void {
   if (network === 'devnet') {
-    const bsc = Object.values(NETWORKS).find((n) => n.name !== 'devnet' && n.chain.id === chainId);
+    const bsc = (['testnet', 'mainnet'] as const).map((name) => NETWORKS[name]).find((n) => n.chain.id === chainId);
     if (bsc) {
       throw new DeployError(
         'WRONG_CHAIN',

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -314,7 +316,19 @@ describe('npm run deploy', () => {
       '--out',
       refused,
     ];
+    // An RPC that says it is BSC testnet (chain 97), and nothing more.
+    const testnet = createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      const { id, method } = JSON.parse(body) as { id: number; method: string };
+      const answer = method === 'eth_chainId' ? { result: '0x61' } : { error: { code: -32601, message: 'not here' } };
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ jsonrpc: '2.0', id, ...answer }));
+    });
+    await new Promise<void>((resolve) => testnet.listen(0, '127.0.0.1', resolve));
+    const testnetUrl = `http://127.0.0.1:${(testnet.address() as AddressInfo).port}`;
     const runs = {
+      devnetOnBsc: await deploy([...toDevnet('refused', testnetUrl), '--yes'], { key }),
       noNetwork: await deploy(['--rpc', rpcUrl], { key }),
       wrongChain: await deploy(['--network', 'testnet', '--rpc', rpcUrl, '--out', refused], { key }),
       devnetAlone: await deploy(['--network', 'devnet', '--rpc', rpcUrl], { key }),
@@ -326,7 +340,9 @@ describe('npm run deploy', () => {
       noAnswer: await deploy(toDevnet('refused'), { key }),
     };
     const codes = Object.fromEntries(Object.entries(runs).map(([name, run]) => [name, codeOf(run)]));
+    testnet.close();
     expect(codes).toEqual({
+      devnetOnBsc: 'WRONG_CHAIN',
       noNetwork: 'USAGE',
       wrongChain: 'WRONG_CHAIN',
       devnetAlone: 'USAGE',
@@ -344,6 +360,7 @@ describe('npm run deploy', () => {
     }
     expect(runs.noNetwork.stderr).toContain('--network');
     expect(runs.wrongChain.stderr).toContain('serves chain 31337, not BSC testnet (chain 97)');
+    expect(runs.devnetOnBsc.stderr).toContain('Pass --network testnet');
     expect(runs.wrongExchange.stderr).toContain(`USDT ${addressOf(5)}: there is no contract at this address`);
     // The plan was shown before the refusals that come after it, and nothing was sent.
     for (const run of [runs.poor, runs.answeredNo, runs.noAnswer]) expect(run.stdout).toContain('1. ServiceConfig,');
