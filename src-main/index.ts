@@ -24,7 +24,8 @@ function readOptions(): ServiceOptions {
     throw new Error(`PORT must be an integer from 0 to 65535; got "${process.env.PORT}".`);
   }
   // On a rehearsal (network fork) the RPC is the chain it forks, and the fork block resumes the last one unless saved.
-  const rpcUrl = (network === 'fork' ? process.env.FORK_URL : undefined) || process.env.RPC_URL || saved.rpcUrl || undefined;
+  const rpcUrl =
+    (network === 'fork' ? process.env.FORK_URL : undefined) || process.env.RPC_URL || saved.rpcUrl || undefined;
   const forkBlock = network === 'fork' && saved.forkBlock != null ? BigInt(saved.forkBlock) : undefined;
   const rpcTimeoutMs = rpcTimeoutMsOf(process.env.RPC_TIMEOUT);
   return {
