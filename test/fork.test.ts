@@ -255,6 +255,29 @@ describe('a rehearsal on a fork of another devnet', () => {
     }
   });
 
+  it('refuses to start on a fork whose exchange is not the PancakeSwap V3 our contracts work with', async () => {
+    const url = `${source.origin}/rpc`;
+    const forkSource = await readForkSource(url);
+    const { exchange, ours } = forkAddresses(forkSource, join(forkDir, 'no-deployments'));
+    const point = {
+      url,
+      sourceChainId: forkSource.chainId,
+      blockNumber: forkSource.head,
+      cacheDir: join(forkDir, 'c'),
+    };
+    // WBNB where a wallet is, as a wrong address list for the chain would have it.
+    const wrong = { ...exchange, wbnb: trader.address };
+    await expect(
+      startDevnet({ fork: { point, addresses: { exchange: wrong, ...(ours ? { ours } : {}) } } }),
+    ).rejects.toThrow(ForkError);
+    const refusal = await startDevnet({ fork: { point, addresses: { exchange: wrong } } }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect(refusal).toContain(`WBNB ${trader.address}: there is no contract at this address on chain 31338`);
+    expect(refusal).toContain('Fork the chain these addresses belong to');
+  });
+
   it('hands out no test BNB where BNB is real (testnet and mainnet)', async () => {
     const { config, factory, router, referrals, ...exchange } = source.chain.addresses;
     const deployments = join(forkDir, 'deployments');

@@ -1,4 +1,5 @@
 import { type Address, createPublicClient, custom, type PublicClient, zeroAddress } from 'viem';
+import { checkExchange, ExchangeCheckError } from '../exchangeCheck';
 import { ServiceConfig } from '../generated/contracts';
 import { PancakeV3Factory } from '../generated/vendor';
 import { type DevnetContracts, deploymentSender, deployOurContracts, WBNB_USDT_FEE } from './deployDevnet';
@@ -22,20 +23,22 @@ export async function setupFork(
   accounts: readonly TestAccount[],
   addresses: ForkAddresses,
   forkTimestamp: bigint,
+  log: (line: string) => void = () => {},
 ): Promise<ForkContracts> {
   const operator = accounts[0];
   if (!operator) throw new Error('a fork needs the operator account');
   const client = createPublicClient({ transport: custom(provider) }) as PublicClient;
   const hasCode = async (address: Address) => ((await client.getCode({ address })) ?? '0x').length > 2;
 
-  const { tickLens: _optional, ...needed } = addresses.exchange;
-  const missing: string[] = [];
-  for (const [name, address] of Object.entries(needed)) {
-    if (!(await hasCode(address))) missing.push(`${name} (${address})`);
-  }
-  if (missing.length > 0) {
+  // The exchange must be the PancakeSwap V3 our contracts work with (the published addresses checked on the real state).
+  const { tickLens: _notUsed, ...exchangeAddresses } = addresses.exchange;
+  try {
+    const check = await checkExchange(client, exchangeAddresses);
+    for (const line of check.unchecked) log(`fork: not checked: ${line}`);
+  } catch (error) {
+    if (!(error instanceof ExchangeCheckError)) throw error;
     throw new ForkError(
-      `the forked chain has no contract at ${missing.join(', ')}: fork the chain these addresses belong to, or at a block after they were deployed`,
+      `${error.message}\nFork the chain these addresses belong to, or at a block after they were deployed.`,
     );
   }
 

@@ -110,7 +110,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         params: [account.address, toHex(DEVNET_BALANCE_WEI)],
       } as never);
     }
-    const setup = await setupFork(provider, accounts, forked.addresses, BigInt((await latest()).timestamp));
+    const setup = await setupFork(provider, accounts, forked.addresses, BigInt((await latest()).timestamp), log);
     contracts = setup.contracts;
     fork = {
       sourceChainId: forked.point.sourceChainId,
