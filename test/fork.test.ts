@@ -7,7 +7,6 @@ import {
   type Address,
   createPublicClient,
   custom,
-  erc20Abi,
   type Hex,
   http,
   type PublicClient,
@@ -25,6 +24,7 @@ import type { AppInfo, WalletFunded } from '../src-shared/appChannelTypes';
 import { devnetAddresses } from '../src-shared/inspect/devnetContracts';
 import { launcher } from './support/launcher';
 import { startTestService, type TestService } from './support/startTestService';
+import { tokenBalance } from './support/tokenBalance';
 
 const accounts = testAccounts();
 const TRADER = 5;
@@ -157,24 +157,12 @@ describe('a rehearsal on a fork of another devnet', () => {
       const forkClient = createPublicClient({ chain: forkChain, transport: http(`${fork.origin}/rpc`) });
       const { raw } = await buyOn(fork, sourceToken, '0.5');
       expect(parseTransaction(raw).chainId).toBe(FORK_CHAIN_ID);
-      const held = await forkClient.readContract({
-        address: sourceToken,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [trader.address],
-      });
+      const held = await tokenBalance(forkClient, sourceToken, trader.address);
       expect(held).toBeGreaterThan(0n);
 
       // The source saw none of it, and refuses the rehearsal's signed transaction: it is for another chain.
       expect(await sourceClient.getBalance({ address: trader.address })).toBe(sourceBnb);
-      expect(
-        await sourceClient.readContract({
-          address: sourceToken,
-          abi: erc20Abi,
-          functionName: 'balanceOf',
-          args: [trader.address],
-        }),
-      ).toBe(0n);
+      expect(await tokenBalance(sourceClient, sourceToken, trader.address)).toBe(0n);
       await expect(sourceClient.sendRawTransaction({ serializedTransaction: raw })).rejects.toThrow(/chain/i);
       expect(await sourceClient.getBlockNumber()).toBe(sourceHead);
 
@@ -218,12 +206,7 @@ describe('a rehearsal on a fork of another devnet', () => {
       const forkClient = createPublicClient({ chain: forkChain, transport: http(`${fork.origin}/rpc`) });
       expect(fork.chain.devnet?.replay).toMatchObject({ blocks: expect.any(Number), mismatches: 0 });
       expect(fork.chain.devnet?.replay.blocks).toBeGreaterThan(0);
-      const held = await forkClient.readContract({
-        address: sourceToken,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [trader.address],
-      });
+      const held = await tokenBalance(forkClient, sourceToken, trader.address);
       expect(held).toBeGreaterThan(0n);
       expect(await forkClient.getBalance({ address: PERSON })).toBe(parseEther('100'));
       const launches = await json<{ launches: { symbol: string }[] }>(fetch(`${fork.url}/launches`));
@@ -242,14 +225,7 @@ describe('a rehearsal on a fork of another devnet', () => {
         /journal entries belong to a rehearsal forked from http:\/\/127\.0\.0\.1:\d+\/rpc at block \d+; kept, not replayed/,
       );
       const forkClient = createPublicClient({ chain: forkChain, transport: http(`${fork.origin}/rpc`) });
-      expect(
-        await forkClient.readContract({
-          address: sourceToken,
-          abi: erc20Abi,
-          functionName: 'balanceOf',
-          args: [trader.address],
-        }),
-      ).toBe(0n);
+      expect(await tokenBalance(forkClient, sourceToken, trader.address)).toBe(0n);
     } finally {
       await fork.close();
     }

@@ -2,11 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { type Address, createPublicClient, erc20Abi, http, parseEther } from 'viem';
+import { type Address, createPublicClient, http, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forkChain } from '../../src-main/chain/networks';
 import { startTestService, type TestService } from '../support/startTestService';
+import { tokenBalance } from '../support/tokenBalance';
 import type { TradingFixture } from '../support/tradingFixture';
 import {
   approveUntilSettled,
@@ -96,12 +97,7 @@ it('says on every page that this is a rehearsal, funds the person in one click, 
     .toContain('signed for chain 31338 only');
   await screenshot(page, 'rehearsal-review-1440x900-light');
   expect(await approveUntilSettled(page)).toBe('done');
-  const held = await forkClient.readContract({
-    address: token,
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [PERSON.address],
-  });
+  const held = await tokenBalance(forkClient, token, PERSON.address);
   expect(held).toBeGreaterThan(0n);
   // The source chain has neither the BNB nor the tokens.
   expect(await source.client.getBalance({ address: PERSON.address })).toBe(0n);
