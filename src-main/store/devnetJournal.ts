@@ -30,11 +30,9 @@ export class DevnetJournal {
   private readonly countOthers;
   private readonly completeEntry;
   private readonly discardEntry;
-  private readonly insertFork;
-  private readonly lastForkOf;
-  private readonly otherForks;
+  private forkStatements: ReturnType<typeof prepareForkStatements> | undefined;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO devnet_journal (fingerprint, kind, timestamp, raw, tx_hash, block_hash, recorded_at)
        VALUES (@fingerprint, @kind, @timestamp, @raw, @txHash, @blockHash, @recordedAt)`,
@@ -46,27 +44,11 @@ export class DevnetJournal {
     this.countOthers = db.prepare('SELECT count(*) FROM devnet_journal WHERE fingerprint <> ?').pluck();
     this.completeEntry = db.prepare('UPDATE devnet_journal SET tx_hash = ?, block_hash = ? WHERE seq = ?');
     this.discardEntry = db.prepare('DELETE FROM devnet_journal WHERE seq = ?');
-    this.insertFork = db.prepare(
-      `INSERT OR IGNORE INTO devnet_forks (fingerprint, source_url, source_chain_id, fork_block, recorded_at)
-       VALUES (?, ?, ?, ?, ?)`,
-    );
-    this.lastForkOf = db
-      .prepare(
-        `SELECT fork_block FROM devnet_forks f
-         WHERE source_url = ? AND EXISTS (SELECT 1 FROM devnet_journal j WHERE j.fingerprint = f.fingerprint)
-         ORDER BY recorded_at DESC, rowid DESC LIMIT 1`,
-      )
-      .pluck();
-    this.otherForks = db.prepare(
-      `SELECT f.source_url AS url, f.source_chain_id AS sourceChainId, f.fork_block AS block, count(*) AS entries
-       FROM devnet_journal j JOIN devnet_forks f ON f.fingerprint = j.fingerprint
-       WHERE j.fingerprint <> ? GROUP BY j.fingerprint ORDER BY max(j.seq) DESC`,
-    );
   }
 
   /** Notes which rehearsal the fingerprint stands for (its source RPC and fork block). */
   recordFork(fingerprint: string, fork: JournaledFork): void {
-    this.insertFork.run(fingerprint, fork.url, fork.sourceChainId, fork.block, Date.now());
+    this.forks().insertFork.run(fingerprint, fork.url, fork.sourceChainId, fork.block, Date.now());
   }
 
   /**
@@ -74,13 +56,13 @@ export class DevnetJournal {
    * there was none (a fresh rehearsal then forks the head).
    */
   lastForkBlock(url: string): bigint | null {
-    const block = this.lastForkOf.get(url) as number | undefined;
+    const block = this.forks().lastForkOf.get(url) as number | undefined;
     return block === undefined ? null : BigInt(block);
   }
 
   /** Rehearsals other than this one whose blocks are kept in the journal, newest first, with their entry counts. */
   foreignForks(fingerprint: string): (JournaledFork & { entries: number })[] {
-    return this.otherForks.all(fingerprint) as (JournaledFork & { entries: number })[];
+    return this.forks().otherForks.all(fingerprint) as (JournaledFork & { entries: number })[];
   }
 
   /**
@@ -117,4 +99,31 @@ export class DevnetJournal {
   countForeign(fingerprint: string): number {
     return this.countOthers.get(fingerprint) as number;
   }
+
+  /** The statements about rehearsals, prepared when first used (only a fork uses them). */
+  private forks(): ReturnType<typeof prepareForkStatements> {
+    this.forkStatements ??= prepareForkStatements(this.db);
+    return this.forkStatements;
+  }
+}
+
+function prepareForkStatements(db: Db) {
+  return {
+    insertFork: db.prepare(
+      `INSERT OR IGNORE INTO devnet_forks (fingerprint, source_url, source_chain_id, fork_block, recorded_at)
+       VALUES (?, ?, ?, ?, ?)`,
+    ),
+    lastForkOf: db
+      .prepare(
+        `SELECT fork_block FROM devnet_forks f
+         WHERE source_url = ? AND EXISTS (SELECT 1 FROM devnet_journal j WHERE j.fingerprint = f.fingerprint)
+         ORDER BY recorded_at DESC, rowid DESC LIMIT 1`,
+      )
+      .pluck(),
+    otherForks: db.prepare(
+      `SELECT f.source_url AS url, f.source_chain_id AS sourceChainId, f.fork_block AS block, count(*) AS entries
+       FROM devnet_journal j JOIN devnet_forks f ON f.fingerprint = j.fingerprint
+       WHERE j.fingerprint <> ? GROUP BY j.fingerprint ORDER BY max(j.seq) DESC`,
+    ),
+  };
 }
