@@ -15,7 +15,8 @@ function readOptions(): ServiceOptions {
   const settingsFile = join(app.getPath('userData'), 'app-settings.json');
   const { settings: saved, problem } = readAppSettings(settingsFile);
   if (problem) console.error(problem);
-  const network = (process.env.NETWORK ?? saved.network ?? 'devnet') as NetworkName;
+  // FORK_URL makes this start a rehearsal on a fork of the chain behind it, as --fork does for the headless server.
+  const network = (process.env.FORK_URL ? 'fork' : (process.env.NETWORK ?? saved.network ?? 'devnet')) as NetworkName;
   if (!NETWORK_NAMES.includes(network)) {
     throw new Error(`NETWORK must be one of ${NETWORK_NAMES.join(', ')}; got "${network}".`);
   }
@@ -26,7 +27,16 @@ function readOptions(): ServiceOptions {
   // On a rehearsal (network fork) the RPC is the chain it forks, and the fork block resumes the last one unless saved.
   const rpcUrl =
     (network === 'fork' ? process.env.FORK_URL : undefined) || process.env.RPC_URL || saved.rpcUrl || undefined;
-  const forkBlock = network === 'fork' && saved.forkBlock != null ? BigInt(saved.forkBlock) : undefined;
+  const forkBlockText = process.env.FORK_BLOCK ?? (saved.forkBlock != null ? String(saved.forkBlock) : undefined);
+  if (network === 'fork' && forkBlockText !== undefined && !/^(\d{1,12}|latest)$/.test(forkBlockText)) {
+    throw new Error(`FORK_BLOCK must be a block number or latest; got "${forkBlockText}".`);
+  }
+  const forkBlock =
+    network !== 'fork' || forkBlockText === undefined
+      ? undefined
+      : forkBlockText === 'latest'
+        ? ('latest' as const)
+        : BigInt(forkBlockText);
   const rpcTimeoutMs = rpcTimeoutMsOf(process.env.RPC_TIMEOUT);
   return {
     port,
