@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Address, createPublicClient, custom, http, type PublicClient, webSocket } from 'viem';
+import { type Address, createPublicClient, custom, type PublicClient } from 'viem';
 import type { DevnetJournal } from '../store/devnetJournal';
 import { type Devnet, startDevnet } from './devnet/startDevnet';
+import type { HeadTracker } from './headTracker';
 import { type ExchangeAddresses, NETWORKS, type NetworkName } from './networks';
-import { politeFetch } from './politeFetch';
+import { rpcClient } from './rpcClient';
 
 /** Every contract the service reads or builds for, on the connected network. */
 export interface ServiceAddresses {
@@ -46,6 +47,10 @@ export interface ChainContext {
   deployBlock: bigint;
   /** Present on the embedded devnet only. */
   devnet?: Devnet;
+  /** Over an RPC URL: the highest head its nodes reported and the measured block time (see rpcClient). */
+  heads?: HeadTracker;
+  /** Over an RPC URL: how new blocks are noticed. */
+  newBlocks?: 'poll' | 'newHeads';
   /** Called on every new block. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
   /**
@@ -116,34 +121,14 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     );
   }
   const ours = JSON.parse(readFileSync(record, 'utf8')) as DeploymentRecord;
-  // A ws:// or wss:// URL subscribes to new heads (eth_subscribe); over HTTP new blocks are polled, and requests made
-  // together go in one JSON-RPC batch (the indexer asks for many block headers at once).
-  const subscribes = /^wss?:\/\//i.test(options.rpcUrl);
-  const timeout = options.rpcTimeoutMs ? { timeout: options.rpcTimeoutMs } : {};
-  const client = createPublicClient({
-    chain: config.chain,
-    transport: subscribes
-      ? webSocket(options.rpcUrl, { retryCount: 1, ...timeout })
-      : http(options.rpcUrl, {
-          retryCount: 1,
-          batch: { batchSize: 50, wait: 0 },
-          // A 429 slows the whole service down to what the RPC allows, instead of failing the request.
-          fetchFn: politeFetch({ ...(options.log ? { log: options.log } : {}) }),
-          ...timeout,
-        }),
-  }) as PublicClient;
-  const listeners = new Set<(blockNumber: bigint) => void>();
-  const unwatch = client.watchBlockNumber({
-    pollingInterval: 3000,
-    onBlockNumber: (n) => {
-      for (const listener of listeners) listener(n);
-    },
-    onError: (error) => options.log?.(`chain: ${error.message.split('\n')[0]}`),
+  const rpc = rpcClient(config.chain, options.rpcUrl, {
+    ...(options.rpcTimeoutMs ? { timeoutMs: options.rpcTimeoutMs } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   return {
     network: options.network,
     chainId: config.chain.id,
-    client,
+    client: rpc.client,
     addresses: {
       ...config.exchange,
       ...ours.exchange,
@@ -153,11 +138,10 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       ...(ours.referrals ? { referrals: ours.referrals } : {}),
     },
     deployBlock: BigInt(ours.fromBlock ?? 0),
-    onBlock(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    heads: rpc.heads,
+    newBlocks: rpc.newBlocks,
+    onBlock: rpc.onBlock,
     consistentRead: (work) => work(),
-    close: async () => unwatch(),
+    close: async () => rpc.close(),
   };
 }
