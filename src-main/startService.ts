@@ -163,6 +163,8 @@ export function composeServices(
   const images = new LaunchImages(db, media, log);
   const indexer = new Indexer(chain, index, {
     confirmations: options.confirmations ?? (options.network === 'devnet' ? 0 : DEFAULT_CONFIRMATIONS),
+    // BSC's fast finality where the node answers the `finalized` tag; the embedded devnet confirms every block at once.
+    finalized: options.network !== 'devnet',
     ...(options.indexRange ? { maxRange: options.indexRange } : {}),
     log,
     priceAt: (block) => prices.sqrtPriceAt(block),
