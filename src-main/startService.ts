@@ -79,6 +79,8 @@ export interface ServiceOptions {
   appToken?: string;
   /** How long one RPC request may take before it counts as failed (viem's 10 s by default); tests shorten it. */
   rpcTimeoutMs?: number;
+  /** The devnet runs with BSC's fee settings: base fee 0, and transactions under 0.05 gwei refused. */
+  bscFees?: boolean;
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
   /**
@@ -258,6 +260,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       ...(options.now ? { now: options.now } : {}),
       ...(options.rpcTimeoutMs ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
+      ...(options.bscFees ? { bscFees: true } : {}),
     });
     const services = composeServices(chain, db, { ...options, log });
     const {

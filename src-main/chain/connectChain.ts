@@ -72,6 +72,8 @@ export interface ConnectOptions {
   now?: () => number;
   /** How long one RPC request may take before it counts as failed (viem's 10 s by default). */
   rpcTimeoutMs?: number;
+  /** The devnet runs with BSC's fee settings (base fee 0, a minimum gas price). */
+  bscFees?: boolean;
 }
 
 /** Connects to the configured chain: starts the embedded devnet, or reads a BSC network over its RPC URL. */
@@ -82,6 +84,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       ...(options.journal ? { journal: options.journal } : {}),
       ...(options.log ? { log: options.log } : {}),
       ...(options.now ? { now: () => Math.floor((options.now as () => number)() / 1000) } : {}),
+      ...(options.bscFees ? { bscFees: true } : {}),
     });
     const client = createPublicClient({ chain: config.chain, transport: custom(devnet.provider) });
     const { contracts } = devnet;

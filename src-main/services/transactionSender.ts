@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Address, type Hex, keccak256, serializeTransaction, type TransactionReceipt } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
+import { readFees } from '../chain/readFees';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
 import { WalletError } from './walletError';
@@ -246,7 +247,7 @@ export class TransactionSender {
         // `latest` is the newest head any node reported (see headPinnedTransport): a node behind a block that mined
         // this wallet's last transaction cannot answer it, while its pending count could still miss that transaction.
         client.getTransactionCount({ address: wallet, blockTag: 'latest' }),
-        client.estimateFeesPerGas(),
+        readFees(client, this.chain.chainId),
         tx.gas === undefined
           ? client.estimateGas({ account: wallet, to: tx.to, data: tx.data, value: tx.value })
           : Promise.resolve(undefined),

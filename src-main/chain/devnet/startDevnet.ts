@@ -1,5 +1,6 @@
 import { type Address, type Hex, parseTransaction, recoverTransactionAddress } from 'viem';
 import type { DevnetJournal, JournalEntry } from '../../store/devnetJournal';
+import { BSC_FEE_SETTINGS, withBscFees } from './bscFees';
 import { DEVNET_BALANCE_WEI, type DevnetContracts, deployDevnet, GENESIS_TIME } from './deployDevnet';
 import { createEdrProvider, type EdrProvider, RpcError, setNextBlockTimestamp } from './edrProvider';
 import { type TestAccount, testAccounts } from './testAccounts';
@@ -51,6 +52,8 @@ export interface DevnetOptions {
   log?: (line: string) => void;
   /** Wall clock in seconds, replaceable in tests. */
   now?: () => number;
+  /** BSC's fee settings: base fee 0, and transactions under the validators' minimum gas price refused (see bscFees). */
+  bscFees?: boolean;
 }
 
 interface BlockHeader {
@@ -69,13 +72,15 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const accounts = testAccounts();
   const operator = accounts[0];
   if (!operator) throw new Error('the devnet needs its operator account');
-  const provider = await createEdrProvider({
+  const evm = await createEdrProvider({
     chainId: DEVNET_CHAIN_ID,
     genesisTime: GENESIS_TIME,
     balances: accounts.map((a) => ({ address: a.address, wei: DEVNET_BALANCE_WEI })),
     ownedKeys: [operator.privateKey],
     blockGasLimit: DEVNET_BLOCK_GAS_LIMIT,
+    ...(options.bscFees ? BSC_FEE_SETTINGS : {}),
   });
+  const provider = options.bscFees ? withBscFees(evm) : evm;
   const contracts = await deployDevnet(provider, accounts);
   const latest = async () =>
     (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as BlockHeader;
