@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './benchmark';
+import { confirmedToListedBench } from './confirmedToListed';
 import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
 import { indexerBench } from './indexerBench';
@@ -27,6 +28,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   tradingBench,
   launchBench,
   indexerBench,
+  confirmedToListedBench,
 ];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');

@@ -8,10 +8,26 @@ import { withTempDir } from './tempDir';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** The headless server bundle in its own process, rate limits off; resolves with its API root once it is ready. */
-export async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SERVE_BUNDLE, '--port', '0', '--data', dataDir, '--rate-limit', 'off'], {
-    cwd: ROOT,
+/**
+ * The headless server bundle in its own process, rate limits off; resolves with its API root once it is ready. `args`
+ * add flags (another network and its RPC); `cwd` is where it looks for ./deployments.
+ */
+export async function startServer(
+  dataDir: string,
+  options: { args?: string[]; cwd?: string } = {},
+): Promise<{ child: ChildProcess; url: string }> {
+  const args = [
+    join(ROOT, SERVE_BUNDLE),
+    '--port',
+    '0',
+    '--data',
+    dataDir,
+    '--rate-limit',
+    'off',
+    ...(options.args ?? []),
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd ?? ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -22,9 +22,16 @@ describe('readServeOptions', () => {
       'webRoot',
       'appToken',
       'thirdPartyFetches',
+      'bscFees',
     ]) {
       expect(options, key).not.toHaveProperty(key);
     }
+  });
+
+  it('runs the devnet with BSC fees by --bsc-fees or BSC_FEES=on', () => {
+    expect(readServeOptions(['--bsc-fees'], env()).bscFees).toBe(true);
+    expect(readServeOptions([], env({ BSC_FEES: 'on' })).bscFees).toBe(true);
+    expect(() => readServeOptions(['--bsc-fees=on'], env())).toThrow(ServeUsageError);
   });
 
   it('reads --rpc-timeout in seconds, and RPC_TIMEOUT when the flag is absent', () => {

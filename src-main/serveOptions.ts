@@ -10,7 +10,7 @@ const SERVE_USAGE =
   'usage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] ' +
   '[--fork URL [--fork-block N|latest]] ' +
   '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off] ' +
-  '[--third-party-fetches on|off] [--public-link-base https://…]';
+  '[--third-party-fetches on|off] [--public-link-base https://…] [--bsc-fees]';
 
 /** A flag or variable that cannot start the server: its message says which and what it may be. */
 export class ServeUsageError extends Error {}
@@ -32,6 +32,7 @@ export interface ServeOptions
     | 'keys'
     | 'thirdPartyFetches'
     | 'publicLinkBase'
+    | 'bscFees'
   > {
   /** A problem with the saved settings file, which was ignored (to be logged, not fatal). */
   settingsProblem?: string;
@@ -78,6 +79,7 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
         keys: { type: 'string' },
         'third-party-fetches': { type: 'string' },
         'public-link-base': { type: 'string' },
+        'bsc-fees': { type: 'boolean' },
       },
       strict: true,
     }).values;
@@ -156,6 +158,8 @@ export function readServeOptions(args: string[], env: NodeJS.ProcessEnv): ServeO
     ...(keys === 'off' ? { keys: false } : {}),
     ...(thirdParty === 'off' ? { thirdPartyFetches: false } : {}),
     ...(publicLinkBase ? { publicLinkBase } : {}),
+    // The devnet with BSC's fees (base fee 0, a minimum gas price), to rehearse what the fee filling meets there.
+    ...(parsed['bsc-fees'] === true || env.BSC_FEES === 'on' ? { bscFees: true } : {}),
     ...(problem ? { settingsProblem: problem } : {}),
   };
 }

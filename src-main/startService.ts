@@ -82,6 +82,8 @@ export interface ServiceOptions {
   appToken?: string;
   /** How long one RPC request may take before it counts as failed (viem's 10 s by default); tests shorten it. */
   rpcTimeoutMs?: number;
+  /** The devnet runs with BSC's fee settings: base fee 0, and transactions under 0.05 gwei refused. */
+  bscFees?: boolean;
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
   /**
@@ -166,6 +168,9 @@ export function composeServices(
   const images = new LaunchImages(db, media, log);
   const indexer = new Indexer(chain, index, {
     confirmations: options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS),
+    // BSC's fast finality where the node answers the `finalized` tag; the embedded EVM (devnet, fork) confirms every
+    // block at once.
+    finalized: !chain.devnet,
     ...(options.indexRange ? { maxRange: options.indexRange } : {}),
     log,
     priceAt: (block) => prices.sqrtPriceAt(block),
@@ -261,6 +266,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.rpcTimeoutMs ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
       ...(options.forkBlock !== undefined ? { forkBlock: options.forkBlock } : {}),
       forkCacheDir: join(options.dataDir, 'fork-cache'),
+      ...(options.bscFees ? { bscFees: true } : {}),
     });
     const services = composeServices(chain, db, { ...options, log });
     const {

@@ -100,6 +100,33 @@ describe('the public-RPC stand-in', () => {
     expect(blocks.filter((b) => b === null)).toHaveLength(2);
   });
 
+  it('lands requests on nodes at random where asked, each still knowing nothing above its head', async () => {
+    const head = await realHead();
+    rpc.set({ lag: 2, assign: 'random' });
+    const heads: number[] = [];
+    for (let i = 0; i < 60; i++) heads.push(Number((await call('eth_blockNumber')).result));
+    // Every node answers, in no fixed turn: the same node twice in a row happens (never in strict rotation).
+    expect(new Set(heads)).toEqual(new Set([head, head - 1, head - 2]));
+    expect(heads.some((h, i) => i >= 1 && h === heads[i - 1])).toBe(true);
+    const blocks = [];
+    for (let i = 0; i < 30; i++) blocks.push((await call('eth_getBlockByNumber', [hex(head), false])).result);
+    expect(blocks.some((b) => b === null)).toBe(true);
+    expect(blocks.some((b) => b !== null)).toBe(true);
+  });
+
+  it('answers the finalized tag below each node’s head where asked, and refuses it otherwise', async () => {
+    const head = await realHead();
+    const finalizedNumber = async () =>
+      (await call('eth_getBlockByNumber', ['finalized', false])) as { result?: { number: string }; error?: unknown };
+    expect((await finalizedNumber()).error).toEqual({ code: -32000, message: 'finalized block not found' });
+    rpc.set({ finalized: 2 });
+    expect(Number((await finalizedNumber()).result?.number)).toBe(head - 2);
+    rpc.set({ finalized: 2, lag: 1 });
+    const answers = [];
+    for (let i = 0; i < 2; i++) answers.push(Number((await finalizedNumber()).result?.number));
+    expect(answers.sort()).toEqual([head - 3, head - 2]);
+  });
+
   it('answers null receipts for a while after a transaction is mined', async () => {
     rpc.set({ nullReceipts: 2 });
     const account = privateKeyToAccount(testAccounts()[1]?.privateKey as `0x${string}`);

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, createPublicClient, custom, http, type PublicClient, webSocket } from 'viem';
+import { type Address, createPublicClient, custom, type PublicClient } from 'viem';
 import type { ForkInfo } from '../../src-shared/appChannelTypes';
 import type { DevnetJournal } from '../store/devnetJournal';
 import { ForkError, forkAddresses, forkBlockOf, maskedUrl, readForkSource } from './devnet/forkSource';
 import { type Devnet, startDevnet } from './devnet/startDevnet';
+import type { HeadTracker } from './headTracker';
 import { type ExchangeAddresses, NETWORKS, type NetworkName } from './networks';
-import { politeFetch } from './politeFetch';
+import { rpcClient } from './rpcClient';
 
 /** Every contract the service reads or builds for, on the connected network. */
 export interface ServiceAddresses {
@@ -51,6 +52,10 @@ export interface ChainContext {
   devnet?: Devnet;
   /** Present on a rehearsal: what it forked. */
   fork?: ForkInfo;
+  /** Over an RPC URL: the highest head its nodes reported and the measured block time (see rpcClient). */
+  heads?: HeadTracker;
+  /** Over an RPC URL: how new blocks are noticed. */
+  newBlocks?: 'poll' | 'newHeads';
   /** Called on every new block. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
   /**
@@ -79,6 +84,8 @@ export interface ConnectOptions {
   forkBlock?: bigint | 'latest';
   /** On `fork`: where the EVM caches what it read from the source. */
   forkCacheDir?: string;
+  /** The devnet runs with BSC's fee settings (base fee 0, a minimum gas price). */
+  bscFees?: boolean;
 }
 
 /** The service's view of the embedded EVM, on the devnet or on a fork. */
@@ -114,11 +121,11 @@ function embeddedChain(devnet: Devnet, network: NetworkName, deployBlock: bigint
 /** Connects to the configured chain: starts the embedded devnet, or reads a BSC network over its RPC URL. */
 export async function connectChain(options: ConnectOptions): Promise<ChainContext> {
   const config = NETWORKS[options.network];
-  const timeout = options.rpcTimeoutMs ? { timeout: options.rpcTimeoutMs } : {};
   const devnetOptions = {
     ...(options.journal ? { journal: options.journal } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.now ? { now: () => Math.floor((options.now as () => number)() / 1000) } : {}),
+    ...(options.bscFees ? { bscFees: true } : {}),
   };
   if (options.network === 'devnet') return embeddedChain(await startDevnet(devnetOptions), 'devnet', 0n);
   if (options.network === 'fork') {
@@ -164,33 +171,14 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     );
   }
   const ours = JSON.parse(readFileSync(record, 'utf8')) as DeploymentRecord;
-  // A ws:// or wss:// URL subscribes to new heads (eth_subscribe); over HTTP new blocks are polled, and requests made
-  // together go in one JSON-RPC batch (the indexer asks for many block headers at once).
-  const subscribes = /^wss?:\/\//i.test(options.rpcUrl);
-  const client = createPublicClient({
-    chain: config.chain,
-    transport: subscribes
-      ? webSocket(options.rpcUrl, { retryCount: 1, ...timeout })
-      : http(options.rpcUrl, {
-          retryCount: 1,
-          batch: { batchSize: 50, wait: 0 },
-          // A 429 slows the whole service down to what the RPC allows, instead of failing the request.
-          fetchFn: politeFetch({ ...(options.log ? { log: options.log } : {}) }),
-          ...timeout,
-        }),
-  }) as PublicClient;
-  const listeners = new Set<(blockNumber: bigint) => void>();
-  const unwatch = client.watchBlockNumber({
-    pollingInterval: 3000,
-    onBlockNumber: (n) => {
-      for (const listener of listeners) listener(n);
-    },
-    onError: (error) => options.log?.(`chain: ${error.message.split('\n')[0]}`),
+  const rpc = rpcClient(config.chain, options.rpcUrl, {
+    ...(options.rpcTimeoutMs ? { timeoutMs: options.rpcTimeoutMs } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   return {
     network: options.network,
     chainId: config.chain.id,
-    client,
+    client: rpc.client,
     addresses: {
       ...config.exchange,
       ...ours.exchange,
@@ -200,11 +188,10 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
       ...(ours.referrals ? { referrals: ours.referrals } : {}),
     },
     deployBlock: BigInt(ours.fromBlock ?? 0),
-    onBlock(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    heads: rpc.heads,
+    newBlocks: rpc.newBlocks,
+    onBlock: rpc.onBlock,
     consistentRead: (work) => work(),
-    close: async () => unwatch(),
+    close: async () => rpc.close(),
   };
 }

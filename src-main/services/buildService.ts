@@ -1,6 +1,7 @@
 import { type Address, encodeFunctionData, type Hex, maxUint160, maxUint256, zeroAddress } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
+import { readFees } from '../chain/readFees';
 import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
 import { referrerCutOf } from '../core/trade/siteFee';
@@ -115,7 +116,7 @@ export class BuildService {
     const [quote, block, gasPriceWei] = await Promise.all([
       this.quotes.quote(request),
       chainRead('the latest block', () => client.getBlock()),
-      chainRead('the gas price', () => client.getGasPrice()),
+      chainRead('the gas price', async () => (await readFees(client, this.chain.chainId)).maxFeePerGas),
     ]);
     const { token, side, exact } = quote;
     const native = token.quoteIsBnb;

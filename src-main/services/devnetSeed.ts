@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainContext } from '../chain/connectChain';
 import type { Devnet } from '../chain/devnet/startDevnet';
 import { DevStablecoin } from '../chain/generated/contracts';
+import { readFees } from '../chain/readFees';
 import type { BuildService, UnsignedTx } from './buildService';
 import type { LaunchService } from './launchService';
 import type { MediaStore } from './mediaStore';
@@ -115,7 +116,7 @@ export async function seedDevnet(
   const send = async (index: number, tx: UnsignedTx) => {
     const account = privateKeyToAccount(keys.get(index as (typeof SEED_ACCOUNTS)[number]) ?? '0x');
     const nonce = await chain.client.getTransactionCount({ address: account.address });
-    const fees = await chain.client.estimateFeesPerGas();
+    const fees = await readFees(chain.client, chain.chainId);
     const raw = await account.signTransaction({
       chainId: tx.chainId,
       to: tx.to,

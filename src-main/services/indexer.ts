@@ -6,21 +6,31 @@ import {
   hexToBigInt,
   numberToHex,
   type PublicClient,
+  RpcRequestError,
   toEventSelector,
 } from 'viem';
 import type { ChainContext, ServiceAddresses } from '../chain/connectChain';
 import { PancakeV3Pool } from '../chain/generated/vendor';
+import type { HeadTracker } from '../chain/headTracker';
+import { saysNodeBehind } from '../chain/nodeBehind';
 import { decodeServiceEvent, type RawLog, SERVICE_EVENT_TOPICS, type ServiceEvent } from '../chain/serviceEvents';
 import type { IndexCounts, IndexCursor, IndexStore } from '../store/indexStore';
 import { CoalescedRun } from './coalescedRun';
 
 /** The parts of the connected chain the indexer uses. */
 export type IndexerSource = Pick<ChainContext, 'client' | 'chainId' | 'deployBlock' | 'consistentRead'> &
-  Partial<Pick<ChainContext, 'onBlock'>> & { addresses: Pick<ServiceAddresses, 'factory' | 'router' | 'referrals'> };
+  Partial<Pick<ChainContext, 'onBlock' | 'heads'>> & {
+    addresses: Pick<ServiceAddresses, 'factory' | 'router' | 'referrals'>;
+  };
 
 export interface IndexerOptions {
   /** Blocks a block must have on top of it before its events are indexed (0 on the devnet). */
   confirmations: number;
+  /**
+   * Also count as confirmed every block the node calls `finalized` (BSC's fast finality, about two blocks behind the
+   * head), where the node answers that tag; where it does not, `confirmations` alone decides. Off on the devnet.
+   */
+  finalized?: boolean;
   /** Largest block range asked of eth_getLogs; the range halves when the RPC refuses one and grows back after. */
   maxRange?: number;
   /** How often to look for new blocks when the chain does not announce them (milliseconds). */
@@ -53,6 +63,17 @@ export interface IndexerStatus {
   /** The chain's latest block, when last seen. */
   chainHead: number | null;
   confirmations: number;
+  /**
+   * What makes a block confirmed now: `finalized`, the node's finalized block (BSC's fast finality) when it is newer
+   * than `confirmations` blocks under the head; `blocks`, the block count (also where the node has no finalized tag).
+   */
+  confirmation: {
+    by: 'finalized' | 'blocks';
+    /** The node's finalized block, when it answers that tag (null: not asked, or not answered). */
+    finalizedBlock: number | null;
+    /** The newest confirmed block: events up to it are indexed. */
+    confirmedBlock: number | null;
+  };
   /** Blocks indexed since this run started. */
   blocksDone: number;
   /** Blocks between the indexed block and the newest confirmed one. */
@@ -79,6 +100,12 @@ class ChainMoved extends Error {}
 
 /** The RPC does not serve eth_getLogs: retried only after the longest pause, since it is a setting, not a hiccup. */
 class NoLogs extends Error {}
+
+/**
+ * The node that answered lacks a block at or below a head already seen: it is behind (load-balanced nodes differ by a
+ * block or two), not showing another chain. Retried soon and quietly; nothing is rolled back for it.
+ */
+class NodeBehind extends Error {}
 
 /** The pool events that set its price: each carries sqrtPriceX96 (Swap's third data word, Initialize's first). */
 const SWAP_TOPIC = toEventSelector(getAbiItem({ abi: PancakeV3Pool.abi, name: 'Swap' }));
@@ -125,6 +152,15 @@ const CEILING_BATCHES = 200;
 const MAX_RETRY_DELAY_MS = 30_000;
 const RATE_WINDOW_MS = 10_000;
 const FAILURE_LOG_EVERY_MS = 60_000;
+/** Pause before asking again after a node behind answered; a node catches up within a block or two. */
+const BEHIND_RETRY_MS = 150;
+/** Nodes behind for longer than this are a failure like any other (logged, /status's last error). */
+const BEHIND_QUIET_MS = 30_000;
+/** How often the `finalized` tag is asked again of a node that did not answer it. */
+const FINALIZED_PROBE_MS = 60_000;
+/** A finalized block deeper than usual is asked again this many times in a pass, and in this many passes running. */
+const FINALIZED_ASKS_AGAIN = 3;
+const FINALIZED_DEEPER_PASSES = 3;
 
 /**
  * Follows the service's contracts (factory, router, referral vault) and keeps their events in SQLite: eth_getLogs
@@ -144,6 +180,28 @@ export class Indexer {
   /** Below the smallest range the RPC refused, for a while: growing back into a refusal every few batches wastes calls. */
   private ceiling = { range: Number.POSITIVE_INFINITY, batchesLeft: 0 };
   private head: number | null = null;
+  /**
+   * Over load-balanced nodes (an RPC URL), the highest head any node reported: a lower answer, or a block missing at
+   * or below it, is a node behind. Null for one node (the devnet), whose lower head is the chain going back.
+   */
+  private readonly heads: HeadTracker | null;
+  /** Since when the passes have met only nodes behind (null: the last pass did not). */
+  private behindSince: number | null = null;
+  /**
+   * The highest finalized block the nodes reported, whether they answer the tag (null: not asked yet), and how far
+   * below the head their finality usually is.
+   */
+  private finality: {
+    answered: boolean | null;
+    block: number | null;
+    depth: number | null;
+    /** Passes in a row whose finalized block was deeper than `depth`. */
+    deeperPasses: number;
+    askAgainAt: number;
+  } = { answered: null, block: null, depth: null, deeperPasses: 0, askAgainAt: 0 };
+  /** The last pass met a finalized block deeper than usual: the next comes shortly, not at the next block. */
+  private lookAgainSoon = false;
+  private confirmed: { block: number; by: 'finalized' | 'blocks' } | null = null;
   private readonly run = new CoalescedRun(() => this.pass());
   private failures = 0;
   /** The RPC answered this pass's head: it is reachable, and a later read that failed is retried soon. */
@@ -178,6 +236,7 @@ export class Indexer {
     if (!factory || !router) throw new Error('the indexer needs the factory and the router deployed');
     this.addresses = [factory, router, ...(referrals ? [referrals] : [])];
     this.fromBlock = Number(source.deployBlock);
+    this.heads = source.heads ?? null;
     this.maxRange = Math.max(1, options.maxRange ?? DEFAULT_MAX_RANGE);
     this.range = this.maxRange;
     this.cursor = store.open({
@@ -238,7 +297,7 @@ export class Indexer {
   }
 
   status(): IndexerStatus {
-    const safe = this.head === null ? null : this.head - this.options.confirmations;
+    const safe = this.confirmed?.block ?? null;
     const samples = this.progress.samples;
     const first = samples[0];
     const last = samples[samples.length - 1];
@@ -249,6 +308,11 @@ export class Indexer {
       indexedBlock: this.cursor.block,
       chainHead: this.head,
       confirmations: this.options.confirmations,
+      confirmation: {
+        by: this.confirmed?.by ?? 'blocks',
+        finalizedBlock: this.finality.answered ? this.finality.block : null,
+        confirmedBlock: safe,
+      },
       blocksDone: this.progress.blocks,
       blocksLeft: safe === null ? 0 : Math.max(0, safe - this.cursor.block),
       blocksPerSecond: seconds > 0 && first && last ? Math.round((last.block - first.block) / seconds) : 0,
@@ -270,11 +334,26 @@ export class Indexer {
     const before = this.cursor.block;
     this.headReadThisPass = false;
     try {
+      this.lookAgainSoon = false;
       await this.catchUp();
       this.failures = 0;
+      this.behindSince = null;
+      if (this.lookAgainSoon) {
+        this.retryTimer = setTimeout(() => this.poke(), BEHIND_RETRY_MS);
+        this.retryTimer.unref();
+      }
       return true;
     } catch (error) {
       if (this.run.isStopped) return false;
+      if (error instanceof NodeBehind) {
+        // An ordinary moment of load-balanced nodes: asked again soon, without a line in the log.
+        this.behindSince ??= Date.now();
+        if (Date.now() - this.behindSince < BEHIND_QUIET_MS) {
+          this.retryTimer = setTimeout(() => this.poke(), BEHIND_RETRY_MS);
+          this.retryTimer.unref();
+          return false;
+        }
+      } else this.behindSince = null;
       if (this.cursor.block > before) this.failures = 1;
       else this.failures = this.headReadThisPass ? Math.min(this.failures + 1, 2) : this.failures + 1;
       if (error instanceof NoLogs) this.failures = 11;
@@ -299,10 +378,18 @@ export class Indexer {
 
   private async catchUp(): Promise<void> {
     const { client } = this.source;
-    const head = Number(await client.request({ method: 'eth_blockNumber' }));
+    const [answered, finalized] = await Promise.all([
+      client.request({ method: 'eth_blockNumber' }),
+      this.finalizedBlock(),
+    ]);
+    // A node behind answers a lower head than another already did: the chain did not go back.
+    this.heads?.see(Number(answered));
+    const head = Math.max(Number(answered), this.heads?.latest() ?? 0);
     this.head = head;
     this.headReadThisPass = true;
-    const safe = head - this.options.confirmations;
+    const byBlocks = head - this.options.confirmations;
+    const safe = finalized !== null && finalized > byBlocks ? Math.min(finalized, head) : byBlocks;
+    this.confirmed = { block: safe, by: safe === byBlocks ? 'blocks' : 'finalized' };
     if (this.cursor.block >= safe) {
       // Nothing new to read, but the indexed block may have been replaced (a reorganization at the same height or
       // a chain that went back).
@@ -349,6 +436,9 @@ export class Indexer {
         logs = await this.logs(from, to, pool as Address | null);
         break;
       } catch (error) {
+        // "block range extends beyond current head block": the node that answered is behind `to`, which another
+        // reported; the range is fine.
+        if (saysNodeBehind(error)) throw new NodeBehind(`the node that answered has no block ${to} yet`);
         // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy, except
         // for an RPC without eth_getLogs or one that asks to slow down.
         const refusal = logsRefusal(error);
@@ -383,6 +473,11 @@ export class Indexer {
     await Promise.all(
       [...blocks].map(async (number) => {
         const header = await this.header(number);
+        // A block at or below the head that a node answers null: that node is behind (the block is not gone), or on
+        // one node, the chain went back.
+        if (!header && this.heads) {
+          throw new NodeBehind(`the node that answered has no block ${number} yet (the head is ${head})`);
+        }
         if (!header) throw new ChainMoved(`block ${number} is gone (the chain head is ${head})`);
         headers.set(number, header);
       }),
@@ -488,11 +583,20 @@ export class Indexer {
     return new NoLogs(message);
   }
 
-  /** Checks that the indexed block is still the chain's; if not, rolls back to where the two chains agree. */
+  /**
+   * Checks that the indexed block is still the chain's; if not, rolls back to where the two chains agree. Over
+   * load-balanced nodes only a node that has reached a kept block and holds another one there shows a reorganization:
+   * a head below the indexed block, or a kept block a node answers null, is a node behind, asked again without rolling
+   * anything back. On one node (the devnet), a head below the indexed block is the chain going back.
+   */
   private async checkCursor(head: number): Promise<void> {
     if (this.cursor.hash === null) return;
-    const header = this.cursor.block <= head ? await this.header(this.cursor.block) : null;
-    if (header?.hash === this.cursor.hash) return;
+    const behind = (block: number) => new NodeBehind(`the node that answered has no block ${block} yet`);
+    if (this.cursor.block <= head) {
+      const header = await this.header(this.cursor.block);
+      if (header?.hash === this.cursor.hash) return;
+      if (!header && this.heads) throw behind(this.cursor.block);
+    } else if (this.heads) return;
     const was = this.cursor.block;
     let asked = 0;
     let answered = 0;
@@ -500,6 +604,7 @@ export class Indexer {
       if (kept.number > head || kept.number >= was) continue;
       asked++;
       const now = await this.header(kept.number);
+      if (!now && this.heads) throw behind(kept.number);
       if (now) answered++;
       if (now?.hash === kept.hash) {
         this.reorgs++;
@@ -521,6 +626,62 @@ export class Indexer {
     this.cursorTime = null;
     this.counts = this.store.counts();
     this.log(`indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`);
+  }
+
+  /**
+   * The newest block the nodes call finalized (the highest any answered: a node behind answers lower), or null where
+   * the option is off or the node does not answer the tag, which is asked again only every minute. A request that did
+   * not reach the node fails the pass like any other read.
+   */
+  private async finalizedBlock(): Promise<number | null> {
+    const finality = this.finality;
+    if (!this.options.finalized || (finality.answered === false && Date.now() < finality.askAgainAt)) return null;
+    let number = await this.askFinalized();
+    if (number === null) {
+      if (finality.answered !== false)
+        this.log('indexer: the RPC answers no finalized block: confirming by block count');
+      this.finality = {
+        answered: false,
+        block: null,
+        depth: null,
+        deeperPasses: 0,
+        askAgainAt: Date.now() + FINALIZED_PROBE_MS,
+      };
+      return null;
+    }
+    if (finality.answered === false) this.log('indexer: the RPC answers the finalized block now: confirming by it');
+    // Deeper under the head than the nodes' finality usually is: the node asked is likely behind, and another may
+    // already have finalized a newer block. Asked again a few times (each request may land on another node).
+    const head = this.heads?.latest() ?? null;
+    const deeper = (n: number) => head !== null && finality.depth !== null && head - n > finality.depth;
+    for (let again = 0; again < FINALIZED_ASKS_AGAIN && deeper(number); again++) {
+      number = Math.max(number, (await this.askFinalized()) ?? number);
+    }
+    const block = Math.max(number, finality.block ?? number);
+    const depth = head === null ? finality.depth : head - block;
+    if (deeper(block) && finality.deeperPasses < FINALIZED_DEEPER_PASSES) {
+      // Still deeper: looked at again shortly rather than at the next block, a few passes running; after that the
+      // nodes' finality is taken to have slowed, and the new depth is the usual one.
+      this.finality = { ...finality, answered: true, block, deeperPasses: finality.deeperPasses + 1 };
+      this.lookAgainSoon = true;
+    } else {
+      this.finality = { answered: true, block, depth, deeperPasses: 0, askAgainAt: 0 };
+    }
+    return block;
+  }
+
+  /** The node's `finalized` block number; null where it answers none (a JSON-RPC error, or null). */
+  private async askFinalized(): Promise<number | null> {
+    try {
+      const block = (await this.source.client.request({
+        method: 'eth_getBlockByNumber',
+        params: ['finalized', false],
+      })) as { number: Hex } | null;
+      return block ? Number(block.number) : null;
+    } catch (error) {
+      if (!(error instanceof BaseError) || !error.walk((e) => e instanceof RpcRequestError)) throw error;
+      return null;
+    }
   }
 
   private async logs(from: number, to: number, pool: Address | null): Promise<RawLog[]> {

@@ -14,6 +14,7 @@ import {
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, LaunchFactory, LaunchToken } from '../chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
+import { readFees } from '../chain/readFees';
 import { ApiError } from '../core/errors';
 import { layOut } from '../core/launch/layOut';
 import { openingTick } from '../core/launch/openingTick';
@@ -253,7 +254,7 @@ export class LaunchService {
     }
     const [bnb, gasPriceWei] = await Promise.all([
       chainRead('the wallet balance', () => client.getBalance({ address: wallet })),
-      chainRead('the gas price', () => client.getGasPrice()),
+      chainRead('the gas price', async () => (await readFees(client, this.chain.chainId)).maxFeePerGas),
     ]);
     const bnbCurrency = { decimals: 18, symbol: 'BNB' };
     if (bnb < value) {

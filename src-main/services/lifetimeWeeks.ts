@@ -3,6 +3,7 @@ import { type Address, encodeFunctionData, type Hex, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ChainContext } from '../chain/connectChain';
 import { ReferralVault } from '../chain/generated/contracts';
+import { readFees } from '../chain/readFees';
 import { ApiError } from '../core/errors';
 import { weekOf, weekStart } from '../core/referrals/weeks';
 import { formatDecimalAmount } from '../core/units/decimalAmount';
@@ -260,7 +261,7 @@ export class LifetimeWeeks {
       const { client } = this.chain;
       const [nonce, fees, gas] = await Promise.all([
         client.getTransactionCount({ address: operator.address }),
-        client.estimateFeesPerGas(),
+        readFees(client, this.chain.chainId),
         client.estimateGas({ account: operator.address, to: vault, data, value: BigInt(total) }),
       ]);
       const raw = await operator.signTransaction({
@@ -340,7 +341,7 @@ export class LifetimeWeeks {
     });
     const tx: UnsignedTx = { chainId: this.chain.chainId, to: vault, data, value: '0' };
     const gas = await simulateFrom(this.chain, wallet, tx, 0n, 'the claim');
-    const gasPriceWei = await this.chain.client.getGasPrice();
+    const gasPriceWei = (await readFees(this.chain.client, this.chain.chainId)).maxFeePerGas;
     const total = claimable.reduce((sum, week) => sum + BigInt(week.amount), 0n);
     return {
       wallet,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type Address, type Hex, keccak256, serializeTransaction } from 'viem';
+import { type Address, type Hex, keccak256, serializeTransaction, type TransactionReceipt } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
+import { readFees } from '../chain/readFees';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
 import { WalletError } from './walletError';
@@ -72,6 +73,14 @@ const MAX_PREPARED = 32;
 /** Gas margin over the node's estimate for a step the API built without `gas` (20%, as the builds use). */
 const GAS_MARGIN_BPS = 12_000n;
 const RECEIPT_TIMEOUT_MS = 10 * 60_000;
+/** How often a receipt is looked for where the chain's block time is not measured (the devnet answers at once). */
+const RECEIPT_POLL_MS = 1_000;
+/**
+ * How long a nonce this app sent stays taken although no node counts it yet: with load-balanced nodes the one asked
+ * for the pending count may not have the transaction in its pool. After this, the nodes' count is trusted again (the
+ * transaction was mined, or dropped and its nonce is free).
+ */
+const SENT_NONCE_KEPT_MS = 2 * 60_000;
 
 /**
  * The app's sending: fills the nonce, fees and (for a step) gas, has the active signer sign, records the signed
@@ -81,6 +90,8 @@ const RECEIPT_TIMEOUT_MS = 10 * 60_000;
 export class TransactionSender {
   private readonly following = new Map<string, Promise<ActivityEntry>>();
   private readonly prepared = new Map<string, { wallet: Address; filled: FilledTx; at: number }>();
+  /** The nonce after the last one this app sent, by wallet (lower case), and when. */
+  private readonly sentNonces = new Map<string, { next: number; at: number }>();
 
   constructor(
     private readonly chain: ChainContext,
@@ -146,6 +157,9 @@ export class TransactionSender {
       this.store.failed(id, messageOf(cause));
       throw new WalletError('SEND_FAILED', `The node refused the transaction: ${messageOf(cause)}`, 'Check the RPC.');
     }
+    const key = wallet.toLowerCase();
+    if (nonce + 1 > (this.sentNonces.get(key)?.next ?? 0))
+      this.sentNonces.set(key, { next: nonce + 1, at: this.now() });
     this.follow(id, hash);
     return this.store.get(id) as ActivityEntry;
   }
@@ -228,14 +242,19 @@ export class TransactionSender {
   private async fill(tx: UnsignedTx, wallet: Address): Promise<FilledTx> {
     const { client } = this.chain;
     try {
-      const [nonce, fees, estimated] = await Promise.all([
+      const [pending, mined, fees, estimated] = await Promise.all([
         client.getTransactionCount({ address: wallet, blockTag: 'pending' }),
-        client.estimateFeesPerGas(),
+        // `latest` is the newest head any node reported (see headPinnedTransport): a node behind a block that mined
+        // this wallet's last transaction cannot answer it, while its pending count could still miss that transaction.
+        client.getTransactionCount({ address: wallet, blockTag: 'latest' }),
+        readFees(client, this.chain.chainId),
         tx.gas === undefined
           ? client.estimateGas({ account: wallet, to: tx.to, data: tx.data, value: tx.value })
           : Promise.resolve(undefined),
       ]);
       const gas = tx.gas ?? ((estimated as bigint) * GAS_MARGIN_BPS) / 10_000n;
+      const sent = this.sentNonces.get(wallet.toLowerCase());
+      const nonce = Math.max(pending, mined, sent && sent.at >= this.now() - SENT_NONCE_KEPT_MS ? sent.next : 0);
       return {
         type: 'eip1559' as const,
         chainId: tx.chainId,
@@ -271,12 +290,31 @@ export class TransactionSender {
     else await client.sendRawTransaction({ serializedTransaction: raw });
   }
 
+  /**
+   * The transaction's receipt, looked for about once per block time until it comes. A receipt answered null is not
+   * taken as "not mined": public nodes answer null for a while after mining, and a node behind the block that mined it
+   * answers null too, so it is simply asked again (with no need for a new block to come first).
+   */
+  private async receiptOf(hash: Hex): Promise<TransactionReceipt> {
+    const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.chain.client.getTransactionReceipt({ hash });
+      } catch (cause) {
+        if (Date.now() >= deadline) throw cause;
+      }
+      // Soon at first (the node asked may just be behind), then about once per block.
+      const pause = Math.min(this.chain.heads?.pollMs() ?? RECEIPT_POLL_MS, 250 * 2 ** attempt);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
   private follow(id: string, hash: Hex): Promise<ActivityEntry> {
     const existing = this.following.get(id);
     if (existing) return existing;
     const run = (async () => {
       try {
-        const receipt = await this.chain.client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
+        const receipt = await this.receiptOf(hash);
         this.store.settled(id, {
           status: receipt.status === 'success' ? 'confirmed' : 'reverted',
           block: Number(receipt.blockNumber),

@@ -15,8 +15,19 @@ export interface PublicRpcOptions {
   requestsPerSecond?: number;
   /** The Retry-After of a 429, in seconds (1 by default). */
   retryAfterSeconds?: number;
-  /** Load-balanced nodes 0..lag blocks behind the real head, one per HTTP request in rotation. */
+  /** Load-balanced nodes 0..lag blocks behind the real head; each HTTP request lands on one (see `assign`). */
   lag?: number;
+  /**
+   * How a request picks its node: `rotation` (the default) takes the next in strict turn, shared by every request,
+   * which can line one client's periodic request up with the same node every time (the worst case); `random` picks
+   * any, as most load balancers do.
+   */
+  assign?: 'rotation' | 'random';
+  /**
+   * BSC's fast finality: each node answers the `finalized` tag as its head minus this many blocks. Unset, the tag is
+   * refused ("finalized block not found"), as by a node without finality.
+   */
+  finalized?: number;
   /** Receipts of a mined transaction answer null this many times before the receipt. */
   nullReceipts?: number;
 }
@@ -76,11 +87,15 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
     return { jsonrpc: '2.0', id: call.id, error: { code, message } };
   };
 
-  /** A block parameter as a number on this node (`latest` and friends are its head), or null for a hash or none. */
-  const blockOf = (tag: unknown, nodeHead: number): number | null => {
-    if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') {
-      return nodeHead;
+  /**
+   * A block parameter as a number on this node (`latest` and friends are its head, `finalized` below it), null for a
+   * hash or none, or 'unfinalized' when the node answers no `finalized` block.
+   */
+  const blockOf = (tag: unknown, nodeHead: number): number | null | 'unfinalized' => {
+    if (tag === 'finalized') {
+      return options.finalized === undefined ? 'unfinalized' : Math.max(0, nodeHead - options.finalized);
     }
+    if (tag === undefined || tag === 'latest' || tag === 'pending' || tag === 'safe') return nodeHead;
     if (tag === 'earliest') return 0;
     if (typeof tag === 'string' && /^0x[0-9a-f]+$/i.test(tag)) return Number(tag);
     return null;
@@ -89,6 +104,10 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
   async function answerCall(call: Call, realHead: number, nodeHead: number): Promise<Answer> {
     const params = [...(call.params ?? [])];
     counts.calls.set(call.method, (counts.calls.get(call.method) ?? 0) + 1);
+    const numberOf = (tag: unknown): number | null | Answer => {
+      const block = blockOf(tag, nodeHead);
+      return block === 'unfinalized' ? fail(call, -32000, 'finalized block not found') : block;
+    };
     if (call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: call.id, result: hex(nodeHead) };
 
     if (call.method === 'eth_getLogs') {
@@ -98,8 +117,12 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
       if (options.refuseLogs === 'disabled') return fail(call, -32000, 'eth_getLogs is disabled');
       const filter = { ...(params[0] as Record<string, unknown>) };
       if (filter.blockHash === undefined) {
-        const from = blockOf(filter.fromBlock, nodeHead) ?? nodeHead;
-        const to = blockOf(filter.toBlock, nodeHead) ?? nodeHead;
+        const fromBlock = numberOf(filter.fromBlock);
+        const toBlock = numberOf(filter.toBlock);
+        if (typeof fromBlock === 'object' && fromBlock !== null) return fromBlock;
+        if (typeof toBlock === 'object' && toBlock !== null) return toBlock;
+        const from = fromBlock ?? nodeHead;
+        const to = toBlock ?? nodeHead;
         if (to > nodeHead) return fail(call, -32000, 'block range extends beyond current head block');
         if (options.maxLogRange !== undefined && to - from + 1 > options.maxLogRange) {
           return fail(call, -32000, `exceed maximum block range: ${options.maxLogRange}`);
@@ -117,7 +140,8 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
 
     const at = STATE_READS[call.method];
     if (at !== undefined) {
-      const block = blockOf(params[at], nodeHead);
+      const block = numberOf(params[at]);
+      if (typeof block === 'object' && block !== null) return block;
       if (block !== null) {
         if (block > nodeHead) return fail(call, -32000, 'header not found');
         if (options.stateWindow !== undefined && block < realHead - options.stateWindow) {
@@ -129,7 +153,8 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
     }
 
     if (call.method === 'eth_getBlockByNumber') {
-      const block = blockOf(params[0], nodeHead);
+      const block = numberOf(params[0]);
+      if (typeof block === 'object' && block !== null) return block;
       // A node answers null for a block it has not seen yet.
       if (block !== null && block > nodeHead) return { jsonrpc: '2.0', id: call.id, result: null };
       if (block !== null) params[0] = hex(block);
@@ -169,8 +194,9 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
     try {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[];
       const realHead = Number(((await forward({ jsonrpc: '2.0', id: 0, method: 'eth_blockNumber' })) as Answer).result);
-      // Each HTTP request (a batch included) lands on one node of the rotation.
-      const lag = options.lag ? turn++ % (options.lag + 1) : 0;
+      // Each HTTP request (a batch included) lands on one node.
+      const nodes = (options.lag ?? 0) + 1;
+      const lag = options.assign === 'random' ? Math.floor(Math.random() * nodes) : turn++ % nodes;
       const nodeHead = Math.max(0, realHead - lag);
       const answer = Array.isArray(body)
         ? await Promise.all(body.map((call) => answerCall(call, realHead, nodeHead)))

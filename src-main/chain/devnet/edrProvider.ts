@@ -34,6 +34,10 @@ export interface EdrProviderOptions {
   /** Private keys the EVM may sign with for eth_sendTransaction (used by the devnet's own deployment only). */
   ownedKeys: readonly string[];
   blockGasLimit: bigint;
+  /** The genesis base fee (1 gwei by default); BSC's is 0, and stays 0 while blocks are under half full. */
+  initialBaseFeePerGas?: bigint;
+  /** The lowest gas price the EVM mines (0 by default). */
+  minGasPrice?: bigint;
   /** Forks the chain behind `url` at `blockNumber` instead of starting from an empty genesis (balances are then set). */
   fork?: ForkPoint;
 }
@@ -93,8 +97,8 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
         ...options.balances.map(({ address, wei }) => ({ address: hexToBytes(address), balance: wei })),
       ],
       hardfork,
-      initialBaseFeePerGas: 1_000_000_000n,
-      minGasPrice: 0n,
+      initialBaseFeePerGas: options.initialBaseFeePerGas ?? 1_000_000_000n,
+      minGasPrice: options.minGasPrice ?? 0n,
       mining: { autoMine: true, blockGasLimit: options.blockGasLimit, memPool: { order: MineOrdering.Fifo } },
       network: options.fork
         ? {

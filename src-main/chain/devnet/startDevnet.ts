@@ -11,6 +11,7 @@ import {
 import type { ForkInfo } from '../../../src-shared/appChannelTypes';
 import type { DevnetJournal, JournalEntry } from '../../store/devnetJournal';
 import { FORK_CHAIN_ID } from '../networks';
+import { BSC_FEE_SETTINGS, withBscFees } from './bscFees';
 import { DEVNET_BALANCE_WEI, type DevnetContracts, deployDevnet, GENESIS_TIME } from './deployDevnet';
 import { createEdrProvider, type EdrProvider, type ForkPoint, RpcError, setNextBlockTimestamp } from './edrProvider';
 import { type ForkAddresses, maskedUrl, sourceNetworkOf } from './forkSource';
@@ -70,6 +71,8 @@ export interface DevnetOptions {
   now?: () => number;
   /** Runs as a fork of another chain (a rehearsal) instead of the empty devnet. */
   fork?: { point: ForkPoint; addresses: ForkAddresses };
+  /** BSC's fee settings: base fee 0, and transactions under the validators' minimum gas price refused (see bscFees). */
+  bscFees?: boolean;
 }
 
 interface BlockHeader {
@@ -90,14 +93,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   if (!operator) throw new Error('the devnet needs its operator account');
   const forked = options.fork;
   const chainId = forked ? FORK_CHAIN_ID : DEVNET_CHAIN_ID;
-  const provider = await createEdrProvider({
+  const evm = await createEdrProvider({
     chainId,
     genesisTime: GENESIS_TIME,
     balances: accounts.map((a) => ({ address: a.address, wei: DEVNET_BALANCE_WEI })),
     ownedKeys: [operator.privateKey],
     blockGasLimit: DEVNET_BLOCK_GAS_LIMIT,
     ...(forked ? { fork: forked.point } : {}),
+    ...(options.bscFees ? BSC_FEE_SETTINGS : {}),
   });
+  const provider = options.bscFees ? withBscFees(evm) : evm;
   const latest = async () =>
     (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as BlockHeader;
   let contracts: DevnetContracts;

@@ -14,6 +14,24 @@ const IndexerStatusSchema = z
     indexedBlock: z.number().int().openapi({ description: 'every event up to and including this block is served' }),
     chainHead: z.number().int().nullable(),
     confirmations: z.number().int(),
+    confirmation: z
+      .object({
+        by: z.enum(['finalized', 'blocks']).openapi({
+          description:
+            "finalized: the node's finalized block (BSC's fast finality) is what makes a block confirmed; blocks: `confirmations` blocks on top (also where the node answers no finalized block)",
+        }),
+        finalizedBlock: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: 'the newest block the node calls finalized; null where it answers no such tag' }),
+        confirmedBlock: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: 'the newest confirmed block: events up to it are indexed' }),
+      })
+      .openapi({ description: 'how blocks count as confirmed before their events are served' }),
     blocksDone: z.number().int().openapi({ description: 'blocks indexed since the service started' }),
     blocksLeft: z.number().int().openapi({ description: 'confirmed blocks not indexed yet' }),
     blocksPerSecond: z.number().int(),
@@ -30,6 +48,43 @@ const IndexerStatusSchema = z
   })
   .openapi('IndexerStatus');
 
+const ChainStatusSchema = z
+  .object({
+    newBlocks: z.enum(['devnet', 'poll', 'newHeads']).openapi({
+      description:
+        "devnet: the embedded chain announces its blocks; poll: the RPC is asked for new blocks about once per block time; newHeads: a ws:// RPC's subscription",
+    }),
+    head: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "the highest block any of the RPC's nodes reported (null on the devnet)" }),
+    blockTimeMs: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "the chain's block time as measured, in milliseconds (null until known)" }),
+    pollMs: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'how often new blocks are polled for, in milliseconds (null when not polled)' }),
+  })
+  .openapi('ChainStatus');
+
+/** How the service follows the chain's blocks, for /status. */
+function chainStatus(chain: ChainContext): z.infer<typeof ChainStatusSchema> {
+  const { heads, newBlocks } = chain;
+  if (!heads || !newBlocks) return { newBlocks: 'devnet', head: null, blockTimeMs: null, pollMs: null };
+  const blockTime = heads.blockTimeMs();
+  return {
+    newBlocks,
+    head: heads.latest(),
+    blockTimeMs: blockTime === null ? null : Math.round(blockTime),
+    pollMs: newBlocks === 'poll' ? heads.pollMs() : null,
+  };
+}
+
 const route = createRoute({
   method: 'get',
   path: '/status',
@@ -43,6 +98,7 @@ const route = createRoute({
             .object({
               network: z.string(),
               chainId: z.number().int(),
+              chain: ChainStatusSchema,
               indexer: IndexerStatusSchema,
               referralWeeks: z.object({
                 lastClosedWeek: z.number().int().nullable(),
@@ -69,7 +125,13 @@ export function statusRoute(
 ): void {
   app.openapi(route, (c) =>
     c.json(
-      { network: chain.network, chainId: chain.chainId, indexer: indexer.status(), referralWeeks: weeks.status() },
+      {
+        network: chain.network,
+        chainId: chain.chainId,
+        chain: chainStatus(chain),
+        indexer: indexer.status(),
+        referralWeeks: weeks.status(),
+      },
       200,
     ),
   );

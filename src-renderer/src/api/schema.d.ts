@@ -2272,6 +2272,7 @@ export interface components {
         Status: {
             network: string;
             chainId: number;
+            chain: components["schemas"]["ChainStatus"];
             indexer: components["schemas"]["IndexerStatus"];
             referralWeeks: {
                 lastClosedWeek: number | null;
@@ -2283,6 +2284,19 @@ export interface components {
                     data: string;
                 }[];
             };
+        };
+        ChainStatus: {
+            /**
+             * @description devnet: the embedded chain announces its blocks; poll: the RPC is asked for new blocks about once per block time; newHeads: a ws:// RPC's subscription
+             * @enum {string}
+             */
+            newBlocks: "devnet" | "poll" | "newHeads";
+            /** @description the highest block any of the RPC's nodes reported (null on the devnet) */
+            head: number | null;
+            /** @description the chain's block time as measured, in milliseconds (null until known) */
+            blockTimeMs: number | null;
+            /** @description how often new blocks are polled for, in milliseconds (null when not polled) */
+            pollMs: number | null;
         };
         IndexerStatus: {
             /**
@@ -2296,6 +2310,18 @@ export interface components {
             indexedBlock: number;
             chainHead: number | null;
             confirmations: number;
+            /** @description how blocks count as confirmed before their events are served */
+            confirmation: {
+                /**
+                 * @description finalized: the node's finalized block (BSC's fast finality) is what makes a block confirmed; blocks: `confirmations` blocks on top (also where the node answers no finalized block)
+                 * @enum {string}
+                 */
+                by: "finalized" | "blocks";
+                /** @description the newest block the node calls finalized; null where it answers no such tag */
+                finalizedBlock: number | null;
+                /** @description the newest confirmed block: events up to it are indexed */
+                confirmedBlock: number | null;
+            };
             /** @description blocks indexed since the service started */
             blocksDone: number;
             /** @description confirmed blocks not indexed yet */
