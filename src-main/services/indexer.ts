@@ -146,6 +146,10 @@ export function logsRefusal(error: unknown): 'no-logs' | 'rate-limited' | null {
 }
 
 const DEFAULT_MAX_RANGE = 2_000;
+/** The first range looked back over for the dollar pool's price at a trade block; it widens eightfold while empty. */
+const FIRST_PRICE_WINDOW = 8;
+/** How far back from a trade block the dollar pool's last price is looked for before the trade is left unpriced. */
+const PRICE_LOOKBACK_BLOCKS = 200_000;
 const GROW_AFTER_SUCCESSES = 3;
 /** Batches after which a refused range size may be tried again (a limit on results, not blocks, may have passed). */
 const CEILING_BATCHES = 200;
@@ -223,7 +227,8 @@ export class Indexer {
   private backfillStart: { at: number; block: number } | null = null;
   private readonly waiters = new Set<{ block: number; resolve: () => void }>();
   /** The dollar pool's price at the indexed block, when this run's batches have seen it set (null: not known). */
-  private dollarPrice: bigint | null = null;
+  /** The dollar pool's price after the last trade block priced, and that block: where the next look back may stop. */
+  private dollarPrice: { block: number; sqrtPriceX96: bigint } | null = null;
   private unpricedLogged = false;
   private noLogsSaid = false;
 
@@ -428,12 +433,12 @@ export class Indexer {
   /** Reads and stores the events of blocks [from, ...], as many as the RPC accepts in one range up to `safe`. */
   private async batch(from: number, safe: number, head: number): Promise<void> {
     let to = Math.min(safe, from + this.range - 1);
-    // A failed read of the pool's address fails the batch: reading on without its events would leave a gap in prices.
+    // A failed read of the pool's address fails the batch: reading on without it would leave a gap in prices.
     const pool = ((await this.options.dollarPool?.()) ?? null)?.toLowerCase() ?? null;
     let logs: RawLog[];
     for (;;) {
       try {
-        logs = await this.logs(from, to, pool as Address | null);
+        logs = await this.logs(from, to);
         break;
       } catch (error) {
         // "block range extends beyond current head block": the node that answered is behind `to`, which another
@@ -458,14 +463,9 @@ export class Indexer {
     }
 
     const blocks = new Set<number>([from, to]);
-    const poolLogs: RawLog[] = [];
     const serviceLogs: RawLog[] = [];
     for (const log of logs) {
       if (log.removed) throw new ChainMoved(`a log of block ${log.blockNumber} was removed`);
-      if (pool !== null && log.address.toLowerCase() === pool) {
-        poolLogs.push(log);
-        continue;
-      }
       serviceLogs.push(log);
       blocks.add(Number(log.blockNumber));
     }
@@ -494,7 +494,7 @@ export class Indexer {
       const event = decodeServiceEvent(log);
       if (event) events.push(event);
     }
-    const { prices, after } = await this.pricesOf(events, poolLogs, pool !== null);
+    const { prices, after } = await this.pricesOf(events, pool as Address | null);
     const timestamps = new Map<number, number>();
     const hashes = new Map<number, Hex>();
     for (const [number, header] of headers) {
@@ -523,35 +523,29 @@ export class Indexer {
   }
 
   /**
-   * The dollar price at each trade block of a batch: from the pool's last price-setting event at or before the block
-   * (in this batch, or carried from the batches before), else read at the block, else left out and said once. Returns
-   * the price the pool is left at by the batch's end, when known.
+   * The dollar price at each trade block of a batch, from the pool's last price-setting event at or before the block
+   * (see poolPriceAt), else read at the block, else left out and said once. Returns where the pool's price was left,
+   * to carry into the next batch.
    */
   private async pricesOf(
     events: readonly ServiceEvent[],
-    poolLogs: readonly RawLog[],
-    poolRead: boolean,
-  ): Promise<{ prices: Map<number, bigint>; after: bigint | null }> {
+    pool: Address | null,
+  ): Promise<{ prices: Map<number, bigint>; after: Indexer['dollarPrice'] }> {
     const prices = new Map<number, bigint>();
     const tradeBlocks = [...new Set(events.filter((e) => e.kind === 'trade').map((e) => e.block))].sort(
       (a, b) => a - b,
     );
-    const setters = [...poolLogs].sort(
-      (a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex),
-    );
-    let known = poolRead ? this.dollarPrice : null;
-    let next = 0;
+    let carried = this.dollarPrice;
     const unknown: number[] = [];
     for (const block of tradeBlocks) {
-      while (next < setters.length && Number((setters[next] as RawLog).blockNumber) <= block) {
-        known = sqrtPriceOf(setters[next] as RawLog);
-        next++;
+      const price = pool ? await this.poolPriceAt(pool, block, carried) : null;
+      if (price === null) {
+        unknown.push(block);
+        continue;
       }
-      if (known !== null) prices.set(block, known);
-      else unknown.push(block);
+      prices.set(block, price);
+      carried = { block, sqrtPriceX96: price };
     }
-    const last = setters.at(-1);
-    const after = last ? sqrtPriceOf(last) : known;
     const priceAt = this.options.priceAt;
     if (priceAt && unknown.length > 0) {
       await Promise.all(
@@ -564,12 +558,70 @@ export class Indexer {
       if (missed.length > 0 && !this.unpricedLogged) {
         this.unpricedLogged = true;
         this.log(
-          `indexer: the RPC keeps no state of block ${missed[0]} and the dollar pool has not traded since this ` +
-            `backfill began: trades without a dollar price are left out of dollar totals`,
+          `indexer: the dollar pool did not trade in the ${PRICE_LOOKBACK_BLOCKS} blocks before block ${missed[0]} and the RPC keeps no state of it: ` +
+            'trades without a dollar price are left out of dollar totals',
         );
       }
     }
-    return { prices, after: poolRead ? after : null };
+    return { prices, after: carried };
+  }
+
+  /**
+   * The pool's sqrtPriceX96 as `block` left it: its last Swap or Initialize at or before the block. Looked for back
+   * from the block in narrow ranges that widen while they find nothing (8 blocks, then 64, 512, ... up to the batch
+   * range), down to the last block priced (whose price stands when nothing happened since) or PRICE_LOOKBACK_BLOCKS.
+   * Never every event of the pool: on BSC mainnet the WBNB/USDT pool trades in nearly every block, and reading all of
+   * its swaps with ours would swamp the public nodes' result caps. A range refused as too large is narrowed.
+   */
+  private async poolPriceAt(pool: Address, block: number, carried: Indexer['dollarPrice']): Promise<bigint | null> {
+    const since = carried !== null && carried.block <= block ? carried : null;
+    if (since?.block === block) return since.sqrtPriceX96;
+    const floor = since ? since.block + 1 : Math.max(0, block - PRICE_LOOKBACK_BLOCKS);
+    let high = block;
+    let span = FIRST_PRICE_WINDOW;
+    while (high >= floor) {
+      const low = Math.max(floor, high - span + 1);
+      let found: RawLog[];
+      try {
+        found = await this.poolLogs(pool, low, high);
+      } catch (error) {
+        if (saysNodeBehind(error)) throw new NodeBehind(`the node that answered has no block ${high} yet`);
+        const refusal = logsRefusal(error);
+        if (refusal !== null || low === high) throw error;
+        span = Math.max(1, Math.floor((high - low + 1) / 4));
+        continue;
+      }
+      let last: RawLog | undefined;
+      for (const log of found) {
+        if (log.removed) throw new ChainMoved(`a log of block ${log.blockNumber} was removed`);
+        const later =
+          !last ||
+          Number(log.blockNumber) > Number(last.blockNumber) ||
+          (log.blockNumber === last.blockNumber && Number(log.logIndex) > Number(last.logIndex));
+        if (later) last = log;
+      }
+      if (last) return sqrtPriceOf(last);
+      high = low - 1;
+      span = Math.min(span * 8, this.range);
+    }
+    return since ? since.sqrtPriceX96 : null;
+  }
+
+  private async poolLogs(pool: Address, from: number, to: number): Promise<RawLog[]> {
+    return (await this.source.client.request(
+      {
+        method: 'eth_getLogs',
+        params: [
+          {
+            fromBlock: numberToHex(from),
+            toBlock: numberToHex(to),
+            address: pool,
+            topics: [[SWAP_TOPIC, INITIALIZE_TOPIC]],
+          },
+        ],
+      },
+      { retryCount: 1 },
+    )) as RawLog[];
   }
 
   /** The one line that says the RPC lacks eth_getLogs, logged once; the error the pass fails with. */
@@ -684,9 +736,8 @@ export class Indexer {
     }
   }
 
-  private async logs(from: number, to: number, pool: Address | null): Promise<RawLog[]> {
+  private async logs(from: number, to: number): Promise<RawLog[]> {
     const client = this.source.client as PublicClient;
-    const topics = pool ? [...SERVICE_EVENT_TOPICS, SWAP_TOPIC, INITIALIZE_TOPIC] : SERVICE_EVENT_TOPICS;
     return (await client.request(
       {
         method: 'eth_getLogs',
@@ -694,8 +745,8 @@ export class Indexer {
           {
             fromBlock: numberToHex(from),
             toBlock: numberToHex(to),
-            address: pool ? [...this.addresses, pool] : this.addresses,
-            topics: [topics as Hex[]],
+            address: this.addresses,
+            topics: [SERVICE_EVENT_TOPICS as Hex[]],
           },
         ],
       },

@@ -70,7 +70,14 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
   let turn = 0;
   const recent: number[] = [];
   const receiptAsks = new Map<string, number>();
-  const counts = { requests: 0, limited: 0, calls: new Map<string, number>(), refused: new Map<string, number>() };
+  const counts = {
+    requests: 0,
+    limited: 0,
+    calls: new Map<string, number>(),
+    refused: new Map<string, number>(),
+    /** Every eth_getLogs filter asked, as sent (addresses, range, topics). */
+    logFilters: [] as { address?: string | string[]; fromBlock?: string; toBlock?: string }[],
+  };
 
   const forward = async (body: unknown): Promise<unknown> => {
     const answer = await fetch(target, {
@@ -111,6 +118,7 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
     if (call.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: call.id, result: hex(nodeHead) };
 
     if (call.method === 'eth_getLogs') {
+      counts.logFilters.push({ ...(params[0] as object) });
       if (options.refuseLogs === 'not-found') {
         return fail(call, -32601, 'the method eth_getLogs does not exist/is not available');
       }
@@ -214,7 +222,7 @@ export async function publicRpc(target: string, initial: PublicRpcOptions = {}) 
       options = { ...next };
       recent.length = 0;
     },
-    /** HTTP requests seen, those answered 429, JSON-RPC calls by method, and calls refused by method. */
+    /** HTTP requests seen, those answered 429, JSON-RPC calls by method, calls refused by method, getLogs filters. */
     counts,
     close: () =>
       new Promise<void>((resolve) => {
