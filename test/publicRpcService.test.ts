@@ -76,7 +76,7 @@ afterEach(async () => {
 
 describe('the first backfill over a free public RPC', () => {
   it('indexes every launch and trade and its dollar price without archive state, within the range and rate limits, showing progress', async () => {
-    rpc.set({ maxLogRange: 100, maxLogResults: 20, stateWindow: STATE_WINDOW, requestsPerSecond: 8 });
+    rpc.set({ maxLogRange: 100, maxLogResults: 20, stateWindow: STATE_WINDOW, requestsPerSecond: 4 });
     const lines: string[] = [];
     const service = await serviceOverRpc(lines);
     const head = Number(await devnet.chain.client.getBlockNumber());

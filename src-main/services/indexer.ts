@@ -230,6 +230,8 @@ export class Indexer {
   /** The dollar pool's price after the last trade block priced, and that block: where the next look back may stop. */
   private dollarPrice: { block: number; sqrtPriceX96: bigint } | null = null;
   private unpricedLogged = false;
+  /** Retries in a row after a node behind answered (see retryPastNodeBehind). */
+  private behindRetries = 0;
   private noLogsSaid = false;
 
   constructor(
@@ -343,6 +345,7 @@ export class Indexer {
       await this.catchUp();
       this.failures = 0;
       this.behindSince = null;
+      this.behindRetries = 0;
       if (this.lookAgainSoon) {
         this.retryTimer = setTimeout(() => this.poke(), BEHIND_RETRY_MS);
         this.retryTimer.unref();
@@ -354,7 +357,8 @@ export class Indexer {
         // An ordinary moment of load-balanced nodes: asked again soon, without a line in the log.
         this.behindSince ??= Date.now();
         if (Date.now() - this.behindSince < BEHIND_QUIET_MS) {
-          this.retryTimer = setTimeout(() => this.poke(), BEHIND_RETRY_MS);
+          this.behindRetries++;
+          this.retryTimer = setTimeout(() => this.retryPastNodeBehind(), BEHIND_RETRY_MS);
           this.retryTimer.unref();
           return false;
         }
@@ -379,6 +383,25 @@ export class Indexer {
       this.retryTimer.unref();
       return false;
     }
+  }
+
+  /**
+   * Asks again after a node behind answered. A balancer that deals requests out in strict turn sends a pass of the same
+   * requests to the same nodes each time, so every other retry first asks the head once more (which also tells the
+   * head tracker what that node has): the pass then starts on the next node.
+   */
+  private retryPastNodeBehind(): void {
+    if (this.behindRetries % 2 === 0) {
+      this.poke();
+      return;
+    }
+    this.source.client
+      .request({ method: 'eth_blockNumber' })
+      .then(
+        (answered) => this.heads?.see(Number(answered)),
+        () => {},
+      )
+      .finally(() => this.poke());
   }
 
   private async catchUp(): Promise<void> {
