@@ -11,7 +11,7 @@ import { Indexer } from '../src-main/services/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { openDatabase } from '../src-main/store/openDatabase';
 import { dumpIndex } from './support/indexDump';
-import { type OverPublicRpc, overPublicRpc, produceBlocks } from './support/overPublicRpc';
+import { bnbLaunchTokens, type OverPublicRpc, overPublicRpc, produceBlocks } from './support/overPublicRpc';
 
 /*
  * The indexer by itself over load-balanced nodes up to two blocks behind, through a plain client (no pinning of reads
@@ -23,10 +23,7 @@ let tokens: Address[];
 
 beforeAll(async () => {
   env = await overPublicRpc({ seed: true });
-  const { launches } = (await (await fetch(`${env.devnet.url}/launches`)).json()) as {
-    launches: { token: Address; pair: Address }[];
-  };
-  tokens = launches.filter((l) => l.pair === env.devnet.chain.addresses.wbnb).map((l) => l.token);
+  tokens = await bnbLaunchTokens(env);
 }, 120_000);
 afterAll(async () => {
   await env?.dispose();

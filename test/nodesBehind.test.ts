@@ -14,7 +14,7 @@ import { DollarPrices } from '../src-main/services/dollarPrices';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { openDatabase } from '../src-main/store/openDatabase';
 import { dumpIndex } from './support/indexDump';
-import { type OverPublicRpc, overPublicRpc, produceBlocks } from './support/overPublicRpc';
+import { bnbLaunchTokens, type OverPublicRpc, overPublicRpc, produceBlocks } from './support/overPublicRpc';
 import { serviceDrivers } from './support/serviceDrivers';
 import type { TestService } from './support/startTestService';
 
@@ -28,10 +28,7 @@ let tokens: Address[];
 
 beforeAll(async () => {
   env = await overPublicRpc({ seed: true });
-  const { launches } = (await (await fetch(`${env.devnet.url}/launches`)).json()) as {
-    launches: { token: Address; pair: Address }[];
-  };
-  tokens = launches.filter((l) => l.pair === env.devnet.chain.addresses.wbnb).map((l) => l.token);
+  tokens = await bnbLaunchTokens(env);
   expect(tokens.length).toBeGreaterThanOrEqual(2);
 }, 120_000);
 afterEach(async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Address } from 'viem';
 import type { ServiceOptions } from '../../src-main/startService';
 import { type PublicRpc, type PublicRpcOptions, publicRpc } from './publicRpc';
 import { startTestService, type TestService } from './startTestService';
@@ -66,6 +67,14 @@ export async function overPublicRpc(
  * Makes a block every `everyMs` on the devnet (as BSC does, whether or not anyone sends), and counts them: `head` is
  * the newest block made. Transactions sent meanwhile get blocks of their own, as on the devnet always.
  */
+/** The tokens the devnet behind the stand-in launched against BNB (its seed's), newest first. */
+export async function bnbLaunchTokens(env: OverPublicRpc): Promise<Address[]> {
+  const { launches } = (await (await fetch(`${env.devnet.url}/launches`)).json()) as {
+    launches: { token: Address; pair: Address }[];
+  };
+  return launches.filter((l) => l.pair === env.devnet.chain.addresses.wbnb).map((l) => l.token);
+}
+
 export function produceBlocks(devnet: TestService, everyMs: number) {
   const state = { head: 0, stopped: false, made: [] as { block: number; at: number }[] };
   const mine = devnet.chain.devnet?.mine;
