@@ -217,7 +217,8 @@ describe('a rehearsal on a fork of another devnet', () => {
   });
 
   it('does not replay a rehearsal onto another source, and says where its blocks came from', async () => {
-    const otherUrl = `${source.origin.replace('127.0.0.1', 'localhost')}/rpc`;
+    // The same chain through another URL: a different source, as far as the journal knows.
+    const otherUrl = `${source.origin}/rpc?via=another-url`;
     const { service: fork, lines } = await startFork({ url: otherUrl });
     try {
       expect(fork.chain.devnet?.replay.blocks).toBe(0);
