@@ -1,5 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -19,9 +17,9 @@ import { DevStablecoin } from '../src-main/chain/generated/contracts';
 import { PancakeV3Pool, SwapRouter } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
 import { launcher } from './support/launcher';
-import { type PublicRpc, publicRpc } from './support/publicRpc';
+import { type OverPublicRpc, overPublicRpc } from './support/overPublicRpc';
 import { routerDriver } from './support/routerDriver';
-import { startTestService, type TestService } from './support/startTestService';
+import type { TestService } from './support/startTestService';
 
 /*
  * BSC mainnet's WBNB/USDT pool trades in nearly every block. The indexer prices our trades by that pool without
@@ -29,15 +27,15 @@ import { startTestService, type TestService } from './support/startTestService';
  * block, the stand-in answers at most 10 logs a request, and each trade must still get the pool's exact price.
  */
 const accounts = testAccounts();
-let chain: TestService;
-let rpc: PublicRpc;
+let env: OverPublicRpc;
 let service: TestService;
 let client: PublicClient;
 let pool: Address;
 const tradeBlocks: number[] = [];
 
 beforeAll(async () => {
-  chain = await startTestService();
+  env = await overPublicRpc({}, { maxLogResults: 10, maxLogRange: 500 });
+  const chain = env.devnet;
   const transport = http(`${chain.origin}/rpc`);
   client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
   const { factory, wbnb, usdt, router, quoter, permit2, swapRouter } = chain.chain.addresses;
@@ -87,23 +85,11 @@ beforeAll(async () => {
       // The pool swaps again in the same block's wake: the trade's price is the pool's as its own block left it.
     }
   }
-  rpc = await publicRpc(`${chain.origin}/rpc`, { maxLogResults: 10, maxLogRange: 500 });
-  const { config, referrals, ...exchange } = chain.chain.addresses;
-  const deployments = mkdtempSync(join(tmpdir(), 'companion-busy-pool-'));
-  writeFileSync(join(deployments, 'testnet.json'), JSON.stringify({ config, factory, router, referrals, exchange }));
-  service = await startTestService(undefined, {
-    network: 'testnet',
-    rpcUrl: rpc.url,
-    deploymentsDir: deployments,
-    rateLimits: false,
-    confirmations: 0,
-  });
+  service = await env.serviceOverRpc();
 }, 120_000);
 
 afterAll(async () => {
-  await service?.dispose();
-  await rpc?.close();
-  await chain?.dispose();
+  await env?.dispose();
 });
 
 it('prices each trade at the dollar pool price its block left, reading the pool only around trade blocks', async () => {
@@ -135,7 +121,7 @@ it('prices each trade at the dollar pool price its block left, reading the pool 
   }
   // The pool was read only back from trade blocks (the first buy's block among them), never with our events over
   // whole ranges: a filter naming the pool names nothing else and ends at a block with one of our trades.
-  const poolFilters = rpc.counts.logFilters.filter((filter) =>
+  const poolFilters = env.rpc.counts.logFilters.filter((filter) =>
     [filter.address ?? []].flat().some((address) => address.toLowerCase() === pool.toLowerCase()),
   );
   expect(poolFilters.length).toBeGreaterThan(0);

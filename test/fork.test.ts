@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ import type { AppInfo, WalletFunded } from '../src-shared/appChannelTypes';
 import { devnetAddresses } from '../src-shared/inspect/devnetContracts';
 import { launcher } from './support/launcher';
 import { startTestService, type TestService } from './support/startTestService';
+import { testnetDeployments } from './support/testnetDeployments';
 import { tokenBalance } from './support/tokenBalance';
 
 const accounts = testAccounts();
@@ -256,10 +257,7 @@ describe('a rehearsal on a fork of another devnet', () => {
   });
 
   it('hands out no test BNB where BNB is real (testnet and mainnet)', async () => {
-    const { config, factory, router, referrals, ...exchange } = source.chain.addresses;
-    const deployments = join(forkDir, 'deployments');
-    mkdirSync(deployments, { recursive: true });
-    writeFileSync(join(deployments, 'testnet.json'), JSON.stringify({ config, factory, router, referrals, exchange }));
+    const deployments = testnetDeployments(source.chain.addresses);
     const testnet = await startTestService(undefined, {
       network: 'testnet',
       rpcUrl: `${source.origin}/rpc`,

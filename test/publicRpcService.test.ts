@@ -1,11 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dumpIndex } from './support/indexDump';
 import { type PublicRpc, publicRpc } from './support/publicRpc';
 import { startTestService, type TestService } from './support/startTestService';
+import { testnetDeployments } from './support/testnetDeployments';
 
 /*
  * The service over a free public RPC (the stand-in in front of a devnet that has launches and trades made before the
@@ -24,12 +23,7 @@ beforeAll(async () => {
   rpc = await publicRpc(`${devnet.origin}/rpc`);
   // Every launch and trade falls out of the node's state window.
   for (let i = 0; i < STATE_WINDOW + 80; i++) await devnet.chain.devnet?.mine();
-  const { config, factory, router, referrals, ...exchange } = devnet.chain.addresses;
-  deployments = mkdtempSync(join(tmpdir(), 'companion-public-rpc-'));
-  writeFileSync(
-    join(deployments, 'testnet.json'),
-    JSON.stringify({ config, factory, router, referrals, fromBlock: 0, exchange }),
-  );
+  deployments = testnetDeployments(devnet.chain.addresses);
 }, 120_000);
 afterAll(async () => {
   for (const service of started) await service.dispose();

@@ -1,11 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { faultyRpc } from './support/faultyRpc';
 import { startTestService, type TestService } from './support/startTestService';
+import { testnetDeployments } from './support/testnetDeployments';
 import { FIXTURE_TRADER, startTradingFixture, type TradingFixture } from './support/tradingFixture';
 
 /*
@@ -22,12 +20,7 @@ beforeAll(async () => {
   f = await startTradingFixture();
   rpc = await faultyRpc(`${f.service.origin}/rpc`);
   const a = f.service.chain.addresses;
-  deployments = mkdtempSync(join(tmpdir(), 'companion-faults-'));
-  const { config, factory, router, referrals, ...exchange } = a;
-  writeFileSync(
-    join(deployments, 'testnet.json'),
-    JSON.stringify({ config, factory, router, referrals, fromBlock: 0, exchange }),
-  );
+  deployments = testnetDeployments(a);
 });
 afterAll(async () => {
   for (const service of started) await service.dispose();

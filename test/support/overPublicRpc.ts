@@ -1,10 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Address } from 'viem';
 import type { ServiceOptions } from '../../src-main/startService';
 import { type PublicRpc, type PublicRpcOptions, publicRpc } from './publicRpc';
 import { startTestService, type TestService } from './startTestService';
+import { testnetDeployments } from './testnetDeployments';
 
 /** A devnet service, the public-RPC stand-in in front of its /rpc, and services that read the chain through it. */
 export interface OverPublicRpc {
@@ -28,12 +26,7 @@ export async function overPublicRpc(
   const devnet = await startTestService(undefined, devnetOptions);
   await devnet.seeded;
   const rpc = await publicRpc(`${devnet.origin}/rpc`, rpcOptions);
-  const { config, factory, router, referrals, ...exchange } = devnet.chain.addresses;
-  const deployments = mkdtempSync(join(tmpdir(), 'companion-public-rpc-'));
-  writeFileSync(
-    join(deployments, 'testnet.json'),
-    JSON.stringify({ config, factory, router, referrals, fromBlock: 0, exchange }),
-  );
+  const deployments = testnetDeployments(devnet.chain.addresses);
   const started: TestService[] = [];
   const disposeServices = async () => {
     for (const service of started.splice(0)) await service.dispose();
