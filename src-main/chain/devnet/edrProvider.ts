@@ -91,11 +91,14 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
       chainId: BigInt(options.chainId),
       coinbase: hexToBytes('0x0000000000000000000000000000000000000000'),
       defaultTransactionGasLimit: 30_000_000n,
-      genesisState: [
-        // A fork keeps the source's system contracts; an empty chain gets the hardfork's.
-        ...(options.fork ? [] : l1GenesisState(l1HardforkFromString(hardfork))),
-        ...options.balances.map(({ address, wei }) => ({ address: hexToBytes(address), balance: wei })),
-      ],
+      // A fork keeps the source's state as it is (startDevnet sets the test accounts' balances on it); an empty chain
+      // gets the hardfork's system contracts and the balances.
+      genesisState: options.fork
+        ? []
+        : [
+            ...l1GenesisState(l1HardforkFromString(hardfork)),
+            ...options.balances.map(({ address, wei }) => ({ address: hexToBytes(address), balance: wei })),
+          ],
       hardfork,
       initialBaseFeePerGas: options.initialBaseFeePerGas ?? 1_000_000_000n,
       minGasPrice: options.minGasPrice ?? 0n,
