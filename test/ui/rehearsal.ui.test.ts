@@ -78,6 +78,8 @@ it('says on every page that this is a rehearsal, funds the person in one click, 
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme: scheme });
+      // Colours ease in over 150 ms: the screenshot shows them settled, not mid-transition.
+      await page.waitForTimeout(400);
       await screenshot(page, `rehearsal-launches-${width}x${height}-${scheme}`);
     }
   }
