@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
+import dns from 'node:dns';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Address, decodeFunctionData, encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInspectCommand } from '../scripts/inspectCommand';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { tradeRouterAbi } from '../src-shared/generated/abis';
 import { devnetKnownContracts } from '../src-shared/inspect/devnetContracts';
@@ -20,8 +22,9 @@ const PNG = Buffer.from(
   'base64',
 );
 /**
- * Loaded into the CLI's processes: any TCP connection, DNS lookup or fetch throws, so a CLI that reached for the
- * network would fail its run. Unix sockets stay allowed (tsx talks to its child over one).
+ * Loaded into the CLI's process (the one run through the terminal wrapper): any TCP connection, DNS lookup or fetch
+ * throws, so a CLI that reached for the network would fail its run. Unix sockets stay allowed (tsx talks to its
+ * child over one).
  */
 const NO_NETWORK = `
 import dns from 'node:dns';
@@ -112,13 +115,51 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `npx tsx scripts/inspect.ts` on a JSON value written to a file, with the network refused. */
+/** Runs the inspector in this process on a JSON value written to a file, with the network refused. */
 function inspect(json: unknown, ...args: string[]): Promise<Run> {
   const file = join(dir, `input-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, typeof json === 'string' ? json : JSON.stringify(json));
-  return runCli([file, ...args]);
+  return runInProcess([file, ...args]);
 }
 
+/**
+ * The command is synchronous: for the length of its run any TCP connection, DNS lookup or fetch throws, so an
+ * inspector that reached for the network fails its run.
+ */
+async function runInProcess(args: string[], stdin?: string): Promise<Run> {
+  const refuse = (what: string) => () => {
+    throw new Error(`the inspector tried the network: ${what}`);
+  };
+  const saved = { connect: net.Socket.prototype.connect, lookup: dns.lookup, fetch: globalThis.fetch };
+  net.Socket.prototype.connect = refuse('connect') as never;
+  dns.lookup = refuse('dns') as never;
+  globalThis.fetch = refuse('fetch') as never;
+  let stdout = '';
+  let stderr = '';
+  try {
+    const code = runInspectCommand(args, {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      readStdin: () => {
+        if (stdin === undefined) throw new Error('no input on stdin');
+        return stdin;
+      },
+      cwd: root,
+      now: () => Math.floor(Date.now() / 1000),
+    });
+    return { code, stdout, stderr };
+  } finally {
+    net.Socket.prototype.connect = saved.connect;
+    dns.lookup = saved.lookup;
+    globalThis.fetch = saved.fetch;
+  }
+}
+
+/** Runs `npx tsx scripts/inspect.ts` on the terminal's streams, as a person does, with the network refused. */
 function runCli(args: string[], stdin?: string): Promise<Run> {
   const preload = `--import ${pathToFileURL(join(dir, 'noNetwork.mjs')).href}`;
   return new Promise((resolve) => {
@@ -214,9 +255,22 @@ describe('npm run inspect', () => {
   });
 
   it('reads a build from stdin', async () => {
-    const run = await runCli(['-', '--deployments', noDeployments], JSON.stringify(builds.buy));
+    const run = await runInProcess(['-', '--deployments', noDeployments], JSON.stringify(builds.buy));
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toContain('function: buyExactIn');
+  });
+
+  it('runs on the terminal: reads stdin, prints the report and exits with its status, offline', async () => {
+    const passed = await runCli(['-', '--deployments', noDeployments], JSON.stringify(builds.buy));
+    expect(passed.code, passed.stdout + passed.stderr).toBe(0);
+    expect(passed.stdout).toContain('function: buyExactIn');
+    expect(passed.stdout).toMatch(/OK: all \d+ checks pass/);
+    const tampered = withTx(builds.buy, { value: (BigInt(builds.buy.tx.value) + 1n).toString() });
+    const failed = await runCli(['-', '--deployments', noDeployments], JSON.stringify(tampered));
+    expectFailed(failed, 'value-matches');
+    const unreadable = await runCli(['-'], 'not json');
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain('the input - is not JSON');
   });
 
   it('fails the check of each tamper and exits 1', async () => {
@@ -264,8 +318,12 @@ describe('npm run inspect', () => {
       const run = await inspect(input, '--deployments', noDeployments);
       expect(run.code, input).toBe(2);
     }
-    expect((await runCli([join(dir, 'missing.json')])).code).toBe(2);
-    expect((await runCli([])).code).toBe(2);
+    const missing = await runInProcess([join(dir, 'missing.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot be read');
+    const nothing = await runInProcess([]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('usage: npm run inspect');
     const badSettings = join(dir, 'bad-settings.json');
     writeFileSync(badSettings, '{"chainId": 31337}');
     expect((await inspect(builds.buy, '--settings', badSettings)).code).toBe(2);
