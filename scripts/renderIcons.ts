@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium';
 
 const SIZES = [16, 32, 64, 128, 256, 512, 1024];
 /** The size the Electron window (and Linux's taskbar) takes as resources/icon.png. */
@@ -14,10 +14,7 @@ const WINDOW_SIZE = 512;
 const resources = join(import.meta.dirname, '..', 'resources');
 const svg = readFileSync(join(resources, 'icon.svg'), 'utf8');
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 try {
   for (const size of SIZES) {
     const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });

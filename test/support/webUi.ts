@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { launchChromium as launchBrowser } from '../../scripts/chromium';
 import type { TestAccount } from '../../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../../src-main/signer/localKey/keyCipher';
 import type { ServiceOptions } from '../../src-main/startService';
@@ -24,20 +25,8 @@ export const webUiOptions: Partial<ServiceOptions> = {
   settingsFile: join(tmpdir(), `companion-ui-settings-${process.pid}.json`),
 };
 
-/** Debian's Chromium through playwright-core (Playwright's own browsers cannot be downloaded here). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-}
+/** Headless Chromium: Debian's, else the one from the npm registry (scripts/chromium.ts says which and why). */
+export const launchChromium = (): Promise<Browser> => launchBrowser();
 
 /** The window a page is opened in: its size, and the colour scheme the system asks for. */
 export interface AppLook {

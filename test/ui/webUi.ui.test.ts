@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestService, type TestService } from './support/startTestService';
-import { launchChromium } from './support/webUi';
+import { launchChromium as launchBrowser } from '../../scripts/chromium';
+import { startTestService, type TestService } from '../support/startTestService';
+import { launchChromium } from '../support/webUi';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 const artifacts = join(root, 'test-results');
 
 let service: TestService | undefined;
@@ -58,4 +59,17 @@ it("serves React's production build, as users get it, not the development one vi
   expect(bundle).not.toContain('Each child in a list should have a unique "key" prop');
   expect(bundle).not.toContain('validateDOMNesting');
   expect(bundle).not.toContain('react-dom-client.development');
+});
+
+it("runs the app in the npm registry's Chromium, with its own libraries, where the machine has no Chromium", async () => {
+  if (!service) throw new Error('setup failed');
+  const fallback = await launchBrowser({ systemPath: join(root, 'no-such-chromium'), bundledLibraries: true });
+  try {
+    const page = await fallback.newPage();
+    await page.goto(`${service.origin}/settings`);
+    await expect.poll(() => page.getByTestId('network').textContent()).toBe('devnet');
+    expect(await page.getByTestId('chain-id').textContent()).toBe('31337');
+  } finally {
+    await fallback.close();
+  }
 });
