@@ -1,12 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
-// One EdrContext per process: EDR crashes under worker threads, so every test file runs in its own fork.
+/*
+ * Three projects, all run by `npm test`:
+ * - unit: pure code beside its source (and the few cross-module checks named *.unit.test.ts), in worker threads,
+ *   with no chain, server or browser: `npm run test:unit`, seconds.
+ * - chain: the embedded EVM, the contracts, the service over real HTTP, the Ledger emulator. One EdrContext per
+ *   process: EDR crashes under worker threads, so every file runs in its own fork.
+ * - ui: a real Chromium driving the built web UI, also in forks.
+ * chain and ui read the built web UI (out/web), which test/globalSetup.ts builds once per run.
+ */
+const UNIT = [
+  'src-main/**/*.test.ts',
+  'src-shared/**/*.test.ts',
+  'src-renderer/**/*.test.{ts,tsx}',
+  'test/**/*.unit.test.ts',
+];
+
 export default defineConfig({
   test: {
-    pool: 'forks',
-    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/globalSetup.ts'],
+    // Much of a chain or browser test's time is spent waiting on blocks, polls and pages: two files at once keep
+    // both cores busy.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads' } },
+      {
+        extends: true,
+        test: {
+          name: 'chain',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/ui/**', 'test/**/*.unit.test.ts'],
+          pool: 'forks',
+          globalSetup: ['test/globalSetup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'ui', include: ['test/ui/**/*.test.ts'], pool: 'forks', globalSetup: ['test/globalSetup.ts'] },
+      },
+    ],
   },
 });

@@ -10,7 +10,9 @@ import { build } from 'vite';
  * build runs in production mode with NODE_ENV=production, put back afterwards for the tests themselves.
  */
 export default async function setup(): Promise<void> {
-  if (process.env.SKIP_WEB_BUILD === '1') return;
+  // The chain and ui projects both name this setup; the run builds once.
+  if (process.env.SKIP_WEB_BUILD === '1' || process.env.WEB_BUILT_BY_SETUP === '1') return;
+  process.env.WEB_BUILT_BY_SETUP = '1';
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {

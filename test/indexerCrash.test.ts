@@ -12,6 +12,9 @@ const ROOT = join(import.meta.dirname, '..');
 const CHILD = join(ROOT, 'out', 'test', 'indexerChild.mjs');
 /** Blocks per eth_getLogs in the child: small, so a backfill is many batches and kills land inside it. */
 const RANGE = 2;
+/** Runs killed during the backfill, and the most batches a run may store before its kill. */
+const KILLS = 6;
+const MAX_BATCHES_PER_RUN = 8;
 
 let service: TestService;
 let s: ServiceDrivers;
@@ -116,42 +119,35 @@ function runChild(db: string, kill: (line: string) => boolean, spreadMs = 4): Pr
 
 it('ends with exactly the database of an uninterrupted run when killed at random points during a backfill', async () => {
   const reference = join(service.dataDir, 'reference.sqlite');
-  /** Runs the child to the end into `file`; resolves to the time from its start-up to done. */
-  const uninterrupted = async (file: string) => {
-    let started = 0;
-    let took = 0;
-    const finished = await runChild(file, (line) => {
-      if (line === 'ready') started = performance.now();
-      if (line === 'done') took = performance.now() - started;
-      return false;
-    });
-    expect(finished).toBe('done');
-    return took;
-  };
-  await uninterrupted(reference);
-  // A second uninterrupted run, on a warm chain, times the backfill the kills are spread over.
-  const again = join(service.dataDir, 'again.sqlite');
-  const took = await uninterrupted(again);
-  expect(dumpIndex(again)).toEqual(dumpIndex(reference));
+  let batches = 0;
+  const counted = await runChild(reference, (line) => {
+    if (line.startsWith('batch ')) batches++;
+    return false;
+  });
+  expect(counted).toBe('done');
   const expected = dumpIndex(reference);
   expect(expected.launches).toHaveLength(8);
   expect(expected.trades).toHaveLength(32);
   expect((expected.bindings as unknown[]).length).toBeGreaterThan(0);
+  // Enough batches that every kill below lands inside the backfill, whatever the machine's speed.
+  expect(batches).toBeGreaterThan(KILLS * MAX_BATCHES_PER_RUN);
 
-  // Killed at a random moment of the backfill, within a window short enough that it takes several runs to finish:
-  // the kill may land in a read, between batches or inside a write. Should a run outpace the window, the campaign
-  // starts over on a fresh file with a shorter one.
-  let crashed = '';
+  // Each run is killed a few milliseconds after a random stored batch (counted, not timed, so a loaded machine
+  // kills as often as an idle one): the kill may land in a read, between batches or inside a write. The first
+  // run is killed at start-up, before its first batch.
+  const crashed = join(service.dataDir, 'crashed.sqlite');
   let kills = 0;
-  for (let campaign = 0, window = took / 3; campaign < 4 && kills < 3; campaign++, window /= 2) {
-    crashed = join(service.dataDir, `crashed-${campaign}.sqlite`);
-    kills = 0;
-    for (let run = 0; run < 60; run++) {
-      const outcome = await runChild(crashed, (line) => line === 'ready', Math.max(2, window));
-      if (outcome === 'done') break;
-      kills++;
-    }
+  for (let run = 0; run < KILLS; run++) {
+    const killAt = run === 0 ? 0 : 1 + Math.floor(Math.random() * MAX_BATCHES_PER_RUN);
+    let seen = 0;
+    const outcome = await runChild(crashed, (line) => {
+      if (line === 'ready') return killAt === 0;
+      return line.startsWith('batch ') && ++seen === killAt;
+    });
+    if (outcome === 'killed') kills++;
   }
-  expect(kills).toBeGreaterThanOrEqual(3);
+  expect(kills).toBe(KILLS);
+  // The last run is left to finish before the two databases are compared.
+  expect(await runChild(crashed, () => false)).toBe('done');
   expect(dumpIndex(crashed)).toEqual(expected);
 }, 240_000);

@@ -1,6 +1,6 @@
 import { maxUint256 } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { reviewTransaction } from '../src-renderer/src/review/reviewTransaction';
+import { reviewTransaction } from './reviewTransaction';
 import {
   erc20ApproveTx,
   KNOWN,
@@ -11,7 +11,7 @@ import {
   sellBuild,
   TOKEN,
   WALLET,
-} from '../src-shared/inspect/testVectors';
+} from '../../../src-shared/inspect/testVectors';
 
 const SETTINGS = {
   apiVersion: 1,
