@@ -38,6 +38,31 @@ function nodeGyp(): string {
   return process.env.npm_config_node_gyp ?? require.resolve('node-gyp/bin/node-gyp.js');
 }
 
+/** node-gyp options that choose the headers compiled against. */
+const HEADER_OPTIONS = ['nodedir', 'target', 'runtime', 'disturl', 'dist_url', 'arch', 'target_arch'];
+
+/**
+ * The environment without npm config that would pick other headers than the command line's: node-gyp reads
+ * `npm_config_<option>` too, and an npm configured with `nodedir` (Debian's npm sets /usr) would quietly compile
+ * against Node's headers. Proxy and certificate settings stay, for the download of Electron's headers.
+ */
+function envForNodeGyp(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => {
+      const option = /^npm_(?:config|package_config_node_gyp)_(.+)$/i.exec(key)?.[1]?.toLowerCase();
+      return option === undefined || !HEADER_OPTIONS.includes(option);
+    }),
+  );
+}
+
+/**
+ * True when plain Node (this one) loads the addon: an addon for Electron must not, since Electron's ABI
+ * (NODE_MODULE_VERSION) is never Node's.
+ */
+function loadsInNode(addon: string): boolean {
+  return spawnSync(process.execPath, ['-e', `require(${JSON.stringify(addon)})`], { stdio: 'ignore' }).status === 0;
+}
+
 /**
  * Compiles better-sqlite3's addon for `target` into `outFile`, in a scratch copy of its sources under `.cache/`.
  * Returns why it failed, or undefined when `outFile` was written.
@@ -48,6 +73,14 @@ export function compileSqliteAddon(root: string, target: AddonTarget, outFile: s
   rmSync(work, { recursive: true, force: true });
   // Everything but Node's build: binding.gyp, src/ and deps/ (SQLite's amalgamation) are what node-gyp compiles.
   cpSync(sources, work, { recursive: true, filter: (path) => basename(path) !== 'build' });
+  try {
+    return compileIn(work, target, outFile);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function compileIn(work: string, target: AddonTarget, outFile: string): string | undefined {
   const headers =
     'distUrl' in target.headers ? `--dist-url=${target.headers.distUrl}` : `--nodedir=${target.headers.nodedir}`;
   const { status, signal, error } = spawnSync(
@@ -62,13 +95,16 @@ export function compileSqliteAddon(root: string, target: AddonTarget, outFile: s
       `--arch=${target.arch}`,
       headers,
     ],
-    { cwd: work, stdio: 'inherit' },
+    { cwd: work, stdio: 'inherit', env: envForNodeGyp() },
   );
   if (error) return `node-gyp could not start: ${error.message}`;
   if (status !== 0) return `node-gyp failed (${signal ?? `exit ${status}`}); its output above says why`;
+  const built = join(work, 'build/Release/better_sqlite3.node');
+  if (target.runtime === 'electron' && loadsInNode(built)) {
+    return "node-gyp compiled against Node's headers, not Electron's (a nodedir in npm's or node-gyp's config?)";
+  }
   mkdirSync(dirname(outFile), { recursive: true });
-  copyFileSync(join(work, 'build/Release/better_sqlite3.node'), outFile);
-  rmSync(work, { recursive: true, force: true });
+  copyFileSync(built, outFile);
   return undefined;
 }
 

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureElectronSqlite } from './buildElectronSqlite';
 import { buildServe, SERVE_BUNDLE } from './buildServe';
 import { findElectron } from './findElectron';
 
@@ -75,14 +76,18 @@ function installElectron(): string | undefined {
 }
 
 const electron = findElectron(root) ?? installElectron();
-if (electron) {
+// Electron loads better-sqlite3 compiled for its own ABI: built on the first start (a few minutes), then kept.
+const electronSqlite = electron ? ensureElectronSqlite(root) : undefined;
+if (electron && electronSqlite && 'addon' in electronSqlite) {
   runOrExit(process.execPath, [binOf('electron-vite', 'bin/electron-vite.js'), 'build']);
   // An inherited ELECTRON_RUN_AS_NODE would start Electron as plain Node.
   const { ELECTRON_RUN_AS_NODE: _, ...env } = process.env;
   runAndForward(electron, ['.', ...args], env);
 } else {
   console.log(
-    'Electron is not installed here (its binary could not be downloaded); running the headless server with the web UI instead.',
+    electronSqlite && 'problem' in electronSqlite
+      ? `${electronSqlite.problem} Running the headless server with the web UI instead.`
+      : 'Electron is not installed here (its binary could not be downloaded); running the headless server with the web UI instead.',
   );
   if (!webUiIsFresh()) {
     runOrExit(process.execPath, [binOf('vite', 'bin/vite.js'), 'build', '--config', 'vite.web.config.ts']);
