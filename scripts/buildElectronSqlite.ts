@@ -46,9 +46,9 @@ const HEADER_OPTIONS = ['nodedir', 'target', 'runtime', 'disturl', 'dist_url', '
  * `npm_config_<option>` too, and an npm configured with `nodedir` (Debian's npm sets /usr) would quietly compile
  * against Node's headers. Proxy and certificate settings stay, for the download of Electron's headers.
  */
-function envForNodeGyp(): NodeJS.ProcessEnv {
+export function envForNodeGyp(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => {
+    Object.entries(env).filter(([key]) => {
       const option = /^npm_(?:config|package_config_node_gyp)_(.+)$/i.exec(key)?.[1]?.toLowerCase();
       return option === undefined || !HEADER_OPTIONS.includes(option);
     }),
