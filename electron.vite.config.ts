@@ -33,6 +33,17 @@ export default defineConfig({
     // The window loads the UI from the service's origin: deep pages (/token/0x…) need assets from the root.
     base: '/',
     plugins: [tailwindcss(), react(), contentSecurityPolicy()],
+    // `npm run dev` serves the page from Vite's dev server: the service's own paths pass through it to the service, so
+    // page and API share one origin there as in a build (the service grants no CORS). The Host header stays the page's
+    // (changeOrigin off): the service takes writes only from a page whose origin matches the Host it is asked on.
+    server: {
+      proxy: Object.fromEntries(
+        ['/api', '/media'].map((path) => [
+          path,
+          { target: `http://127.0.0.1:${process.env.PORT ?? 8787}`, changeOrigin: false },
+        ]),
+      ),
+    },
     build: {
       outDir: resolve(root, 'out/renderer'),
       rolldownOptions: { input: resolve(root, 'src-renderer/index.html') },

@@ -1,11 +1,13 @@
 // `npm start`: the desktop app when Electron's binary is installed, else the headless server with the web UI.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureElectronSqlite } from './buildElectronSqlite';
 import { buildServe, SERVE_BUNDLE } from './buildServe';
+import { findElectron } from './findElectron';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -14,19 +16,6 @@ const args = process.argv.slice(2);
 /** A package's bin script, run with this Node rather than through a shell or npx. */
 function binOf(pkg: string, bin: string): string {
   return join(dirname(require.resolve(`${pkg}/package.json`)), bin);
-}
-
-/**
- * The Electron binary, or undefined when it is not installed. Mirrors node_modules/electron/index.js
- * without requiring it: that module tries to download the binary when it is missing.
- */
-function findElectron(): string | undefined {
-  const dir = join(root, 'node_modules/electron');
-  const pathFile = join(dir, 'path.txt');
-  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8') : undefined;
-  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  const binary = override ? join(override, relative ?? 'electron') : relative && join(dir, 'dist', relative);
-  return binary && existsSync(binary) ? binary : undefined;
 }
 
 function runOrExit(command: string, commandArgs: string[]): void {
@@ -83,18 +72,22 @@ function installElectron(): string | undefined {
     stdio: 'ignore',
     timeout: 300_000,
   });
-  return findElectron();
+  return findElectron(root);
 }
 
-const electron = findElectron() ?? installElectron();
-if (electron) {
+const electron = findElectron(root) ?? installElectron();
+// Electron loads better-sqlite3 compiled for its own ABI: built on the first start (a few minutes), then kept.
+const electronSqlite = electron ? ensureElectronSqlite(root) : undefined;
+if (electron && electronSqlite && 'addon' in electronSqlite) {
   runOrExit(process.execPath, [binOf('electron-vite', 'bin/electron-vite.js'), 'build']);
   // An inherited ELECTRON_RUN_AS_NODE would start Electron as plain Node.
   const { ELECTRON_RUN_AS_NODE: _, ...env } = process.env;
   runAndForward(electron, ['.', ...args], env);
 } else {
   console.log(
-    'Electron is not installed here (its binary could not be downloaded); running the headless server with the web UI instead.',
+    electronSqlite && 'problem' in electronSqlite
+      ? `${electronSqlite.problem} Running the headless server with the web UI instead.`
+      : 'Electron is not installed here (its binary could not be downloaded); running the headless server with the web UI instead.',
   );
   if (!webUiIsFresh()) {
     runOrExit(process.execPath, [binOf('vite', 'bin/vite.js'), 'build', '--config', 'vite.web.config.ts']);

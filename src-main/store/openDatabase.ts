@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations';
+import { sqliteNativeBinding } from './sqliteNativeBinding';
 
 export type Db = Database.Database;
 
@@ -13,7 +14,9 @@ export type Db = Database.Database;
  */
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  // Inside Electron the addon compiled for Electron's ABI; under Node, node_modules' own build.
+  const nativeBinding = sqliteNativeBinding();
+  const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
