@@ -6,8 +6,8 @@ import type { Browser } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { HEADLESS_DEFAULTS, readConfig } from '../../src-main/config/readConfig';
 import { rawCid } from '../../src-main/core/media/cid';
-import { readServeOptions } from '../../src-main/serveOptions';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
 import { launchChromium, openApp, webUiOptions } from '../support/webUi';
@@ -120,6 +120,13 @@ it('has a Settings switch for third-party fetches, on by default, saved for the 
   const saved = JSON.parse(readFileSync(webUiOptions.settingsFile ?? '', 'utf8')) as { thirdPartyFetches?: boolean };
   expect(saved.thirdPartyFetches).toBe(false);
   // What the next start reads from it.
-  expect(readServeOptions([], { APP_SETTINGS: webUiOptions.settingsFile ?? '' }).thirdPartyFetches).toBe(false);
+  expect(
+    readConfig({
+      args: [],
+      env: { APP_SETTINGS: webUiOptions.settingsFile ?? '' },
+      entry: 'headless',
+      defaults: HEADLESS_DEFAULTS,
+    }).thirdPartyFetches,
+  ).toBe(false);
   expect(errors).toEqual([]);
 });
