@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -26,6 +28,9 @@ const OWN = new Uint8Array(
   ),
 );
 
+/** The log file the Settings screen points to (the service only shows it; the entry's logger writes it). */
+const LOG_FILE = join(tmpdir(), 'companion-ui-logs', 'companion.log');
+
 let service: TestService;
 let s: ServiceDrivers;
 let browser: Browser;
@@ -43,7 +48,7 @@ const port = () => (host.address() as AddressInfo).port;
 beforeAll(async () => {
   host.listen(0, '127.0.0.1');
   await once(host, 'listening');
-  service = await startTestService(undefined, webUiOptions);
+  service = await startTestService(undefined, { ...webUiOptions, logFile: LOG_FILE });
   s = await serviceDrivers(service);
   browser = await launchChromium();
 });
@@ -128,5 +133,18 @@ it('has a Settings switch for third-party fetches, on by default, saved for the 
       defaults: HEADLESS_DEFAULTS,
     }).thirdPartyFetches,
   ).toBe(false);
+  expect(errors).toEqual([]);
+});
+
+it('shows in Settings where the log file is, with a button that copies its path', async () => {
+  const { page, errors } = await openApp(browser, service.origin, '/settings');
+  await expect.poll(() => page.getByTestId('app-log-file').textContent()).toBe(LOG_FILE);
+  const copy = page.getByTestId('app-log-file-copy');
+  await copy.click();
+  // Copied, or (where the browser allows no clipboard) offered selected in a field to copy by hand.
+  await expect.poll(() => copy.getAttribute('data-copy-state')).toMatch(/^(copied|manual)$/);
+  if ((await copy.getAttribute('data-copy-state')) === 'manual') {
+    expect(await page.getByTestId('app-log-file-copy-text').inputValue()).toBe(LOG_FILE);
+  }
   expect(errors).toEqual([]);
 });
