@@ -3,19 +3,6 @@ import type { LineSink } from './rotatingFile';
 
 export type { Logger };
 
-/** The parts of a service that log, each on a child logger of its own (`component` in every JSON line). */
-export type Component =
-  | 'http'
-  | 'indexer'
-  | 'devnet'
-  | 'chain'
-  | 'media'
-  | 'signer'
-  | 'appChannel'
-  | 'referrals'
-  | 'settings'
-  | 'service';
-
 export interface LoggerOptions {
   level: LevelWithSilent;
   /** Where pino's JSON lines are appended (a rotatingFile): the log a person attaches to a bug report. */
@@ -37,7 +24,8 @@ function readableLine(json: string): string {
 /**
  * The service's logger: pino, writing synchronously (no transport, no worker thread: they resolve files by path,
  * which the bundled Electron main and headless server cannot) to the file as JSON and to the stream as readable
- * lines. Each part logs through `logger.child({ component })`.
+ * lines. Each part logs through a child with its `component` (http, indexer, chain, devnet, media, signer,
+ * appChannel, referrals, settings), so one part's lines can be picked out of the file.
  *
  * @example createLogger({ level: 'info', stream: process.stderr }).child({ component: 'indexer' }).info('caught up')
  */
