@@ -307,10 +307,12 @@ describe('readConfig: one precedence, flags > environment > saved settings > def
           expect(other).not.toHaveProperty('forkBlock');
           expect(other.dataDir).not.toContain('/saved');
         }
-        // A rehearsal of another source leaves the saved block aside too, but keeps the saved folder of rehearsals.
+        // The rule is by network: a rehearsal of another source is still on "fork", so the saved block and folder
+        // apply; only the source is the one given.
         expect(read(entry, ['--fork', 'https://other.example'], {}, saved)).toMatchObject({
           rpcUrl: 'https://other.example',
           forkBlock: 12n,
+          dataDir: resolve('/saved/fork'),
         });
       });
 
