@@ -23,6 +23,7 @@ import type { ServiceEvent } from '../src-main/chain/serviceEvents';
 import type { AppEnv } from '../src-main/http/env';
 import { errorHandler } from '../src-main/http/errorHandler';
 import { launchesRoute } from '../src-main/http/routes/launchesRoute';
+import { silentLogger } from '../src-main/log/createLogger';
 import { DollarPrices } from '../src-main/services/dollarPrices';
 import { Indexer } from '../src-main/services/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
@@ -234,7 +235,7 @@ async function listing(dir: string): Promise<Row[]> {
 
   const api = new OpenAPIHono<AppEnv>();
   launchesRoute(api, store);
-  api.onError(errorHandler(() => {}));
+  api.onError(errorHandler(silentLogger()));
   const app = new Hono().route('/api/v1', api);
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as import('node:http').Server;
   await new Promise((resolve) => server.once('listening', resolve));

@@ -1,3 +1,4 @@
+import { silentLogger } from '../src-main/log/createLogger';
 import { startService } from '../src-main/startService';
 import type { Benchmark } from './benchmark';
 import { closedLoopLoad } from './closedLoopLoad';
@@ -14,7 +15,7 @@ export const settingsThroughput: Benchmark = {
   id: 'settings-rps',
   run: () =>
     withTempDir('bench-settings', async (dataDir) => {
-      const service = await startService({ port: 0, dataDir, network: 'devnet', log: () => {} });
+      const service = await startService({ port: 0, dataDir, network: 'devnet', logger: silentLogger() });
       try {
         const url = `${service.url}/settings`;
         const load = { url, connections: CONNECTIONS, maxRequests: MAX_REQUESTS };

@@ -13,6 +13,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { checkExchange, EXCHANGE_LABELS, ExchangeCheckError } from '../src-main/chain/exchangeCheck';
 import { type ExchangeAddresses, NETWORKS, type NetworkName } from '../src-main/chain/networks';
 import { politeFetch } from '../src-main/chain/politeFetch';
+import { lineLogger } from '../src-main/log/createLogger';
 import { ledgerAccess } from '../src-main/signer/ledger/ledgerAccess';
 import { LedgerError } from '../src-main/signer/ledger/ledgerErrors';
 import { LEDGER_LIVE_PATH_TEMPLATE } from '../src-main/signer/ledger/ledgerSigner';
@@ -342,7 +343,7 @@ export async function runDeployCommand(argv: string[], io: DeployIo): Promise<nu
       : (NETWORKS[network].exchange as ExchangeAddresses);
 
     const client = createPublicClient({
-      transport: http(rpcUrl, { retryCount: 2, fetchFn: politeFetch({ log }) }),
+      transport: http(rpcUrl, { retryCount: 2, fetchFn: politeFetch({ log: lineLogger(log) }) }),
     }) as PublicClient;
     const chainId = await client.getChainId().catch((error: unknown) => {
       throw new DeployError(

@@ -1,4 +1,5 @@
 import type { ChainContext } from './chain/connectChain';
+import type { Logger } from './log/createLogger';
 import { type AppChannel, type AppInfo, createAppChannel } from './services/appChannel';
 import type { BuiltApprovals } from './services/builtApprovals';
 import { chainRead } from './services/chainRead';
@@ -19,22 +20,27 @@ export interface AppChannelOptions {
   builtApprovals: BuiltApprovals;
   /** The service's dollar prices, shown by the UI beside amounts. */
   prices: DollarPrices;
-  info: Omit<AppInfo, 'chainId' | 'network' | 'fork' | 'dataDir' | 'ledgerPaths'>;
+  info: Omit<AppInfo, 'chainId' | 'network' | 'fork' | 'dataDir' | 'ledgerPaths' | 'logFile'> & {
+    logFile?: string | null;
+  };
   /** How the local key is sealed: the OS keychain in the desktop app, a passphrase headless (the default). */
   keyCipher?: KeyCipher;
   /** The Ledger: the real one over USB HID by default (opened only when asked); tests give an emulator. */
   ledger?: LedgerAccess;
   now?: () => number;
-  log: (line: string) => void;
+  /** The service's logger: sending and the signers log on its children 'signer'. */
+  log: Logger;
 }
 
 /** The app's own side of main: signers, the activity list, sending. Follows what an earlier run left in flight. */
 export function composeAppChannel(chain: ChainContext, db: Db, options: AppChannelOptions): AppChannel {
   const activity = new ActivityStore(db, options.now);
+  const log = options.log.child({ component: 'signer' });
   const signers = new Signers(
     options.dataDir,
     options.keyCipher ?? passphraseCipher(),
     options.ledger ?? ledgerAccess(),
+    log,
   );
   const sender = new TransactionSender(
     chain,
@@ -42,13 +48,14 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     activity,
     knownContractsGuard(chain.chainId, chain.addresses, options.builtApprovals),
     challengeGuard(chain.chainId, options.now),
-    options.log,
+    log,
     options.now,
   );
   sender.resume();
   return createAppChannel({
     info: {
       ...options.info,
+      logFile: options.info.logFile ?? null,
       network: chain.network,
       chainId: chain.chainId,
       fork: chain.fork ?? null,

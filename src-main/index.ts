@@ -1,61 +1,46 @@
-import { join } from 'node:path';
 import { app, BrowserWindow, dialog, safeStorage } from 'electron';
-import { NETWORK_NAMES, type NetworkName } from './chain/networks';
+import { desktopDefaults, readConfig } from './config/readConfig';
 import { APP_LINK_SCHEME, appPathOfLink } from './core/appPages';
 import { serveAppChannelIpc } from './ipc/appChannelIpc';
 import { serveAppTokenIpc } from './ipc/appTokenIpc';
-import { rpcTimeoutMsOf } from './serveOptions';
+import { createLogger, type Logger, silentLogger } from './log/createLogger';
+import { rotatingFile } from './log/rotatingFile';
 import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
-import { readAppSettings } from './store/appSettingsFile';
 import { createMainWindow } from './windows/createMainWindow';
 
+/** The run's logger once the configuration is read: JSON lines to the rotating log file, readable lines to a terminal. */
+let logger: Logger | undefined;
+
+/**
+ * The service's options from the same flags, environment variables and saved settings as the headless server (see
+ * readConfig), with the desktop's own defaults under userData; opens the log file they name.
+ */
 function readOptions(): ServiceOptions {
-  // Settings saved by the Settings screen apply at this start; environment variables still win over them.
-  const settingsFile = join(app.getPath('userData'), 'app-settings.json');
-  const { settings: saved, problem } = readAppSettings(settingsFile);
-  if (problem) console.error(problem);
-  // FORK_URL makes this start a rehearsal on a fork of the chain behind it, as --fork does for the headless server.
-  const network = (process.env.FORK_URL ? 'fork' : (process.env.NETWORK ?? saved.network ?? 'devnet')) as NetworkName;
-  if (!NETWORK_NAMES.includes(network)) {
-    throw new Error(`NETWORK must be one of ${NETWORK_NAMES.join(', ')}; got "${network}".`);
-  }
-  const port = Number(process.env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535; got "${process.env.PORT}".`);
-  }
-  // On a rehearsal (network fork) the RPC is the chain it forks, and the fork block resumes the last one unless saved.
-  const rpcUrl =
-    (network === 'fork' ? process.env.FORK_URL : undefined) || process.env.RPC_URL || saved.rpcUrl || undefined;
-  const forkBlockText = process.env.FORK_BLOCK ?? (saved.forkBlock != null ? String(saved.forkBlock) : undefined);
-  if (network === 'fork' && forkBlockText !== undefined && !/^(\d{1,12}|latest)$/.test(forkBlockText)) {
-    throw new Error(`FORK_BLOCK must be a block number or latest; got "${forkBlockText}".`);
-  }
-  const forkBlock =
-    network !== 'fork' || forkBlockText === undefined
-      ? undefined
-      : forkBlockText === 'latest'
-        ? ('latest' as const)
-        : BigInt(forkBlockText);
-  const rpcTimeoutMs = rpcTimeoutMsOf(process.env.RPC_TIMEOUT);
+  const { settingsProblem, logLevel, logFile, ...config } = readConfig({
+    // Electron's own arguments (the executable, in development the app folder) and Chromium's switches are passed over.
+    args: process.argv.slice(1),
+    env: process.env,
+    entry: 'desktop',
+    defaults: desktopDefaults({ userData: app.getPath('userData'), appPath: app.getAppPath() }),
+  });
+  logger = createLogger({
+    level: logLevel,
+    ...(logFile ? { file: rotatingFile(logFile) } : {}),
+    ...(process.stdout.isTTY ? { stream: process.stdout } : {}),
+  });
+  if (settingsProblem) logger.child({ component: 'settings' }).warn(settingsProblem);
   return {
-    port,
-    // One folder per network, as in headless mode, so devnet and testnet data never share a database.
-    dataDir: saved.dataDir ? join(saved.dataDir, network) : join(app.getPath('userData'), network),
-    // The window loads the UI from the service itself: page and API share one origin, so no CORS is needed.
-    webRoot: join(app.getAppPath(), 'out/renderer'),
-    network,
-    ...(rpcUrl ? { rpcUrl } : {}),
-    ...(forkBlock !== undefined ? { forkBlock } : {}),
-    ...(rpcTimeoutMs !== undefined ? { rpcTimeoutMs } : {}),
-    ...(saved.rateLimits === false ? { rateLimits: false as const } : {}),
-    ...(saved.thirdPartyFetches === false ? { thirdPartyFetches: false } : {}),
-    ...(saved.publicLinkBase ? { publicLinkBase: saved.publicLinkBase } : {}),
-    settingsFile,
+    ...config,
+    logFile,
     // The local key is sealed by the OS keychain in the desktop app: no passphrase to type at each start.
     keyCipher: keychainCipher(safeStorage),
-    log: (line) => console.log(line),
+    logger,
   };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 let service: Promise<RunningService> | undefined;
@@ -135,7 +120,7 @@ if (!app.requestSingleInstanceLock()) {
     if (readyToQuit) return;
     event.preventDefault();
     closeService()
-      .catch((error: unknown) => console.error('Closing the service failed:', error))
+      .catch((error: unknown) => logger?.error(`Closing the service failed: ${messageOf(error)}`))
       .finally(() => {
         readyToQuit = true;
         app.quit();
@@ -147,17 +132,16 @@ if (!app.requestSingleInstanceLock()) {
     .then(async () => {
       service = startService(readOptions());
       running = await service;
-      console.log(`API listening at ${running.url}`);
+      logger?.child({ component: 'http' }).info(`API listening at ${running.url}`);
       const appOrigin = new URL(process.env.ELECTRON_RENDERER_URL ?? running.origin).origin;
-      serveAppChannelIpc(running.appChannel, appOrigin, (line) => console.error(line));
+      serveAppChannelIpc(running.appChannel, appOrigin, (logger ?? silentLogger()).child({ component: 'appChannel' }));
       serveAppTokenIpc(running.appToken, appOrigin);
       openWindow();
     })
     .catch((error: unknown) => {
-      dialog.showErrorBox(
-        'Launchpad Companion could not start',
-        error instanceof Error ? error.message : String(error),
-      );
+      // A ConfigUsageError's message names the variable or flag at fault and what it may be.
+      logger?.fatal(`could not start: ${messageOf(error)}`);
+      dialog.showErrorBox('Launchpad Companion could not start', messageOf(error));
       void closeService().finally(() => app.exit(1));
     });
 }

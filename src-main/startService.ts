@@ -10,6 +10,7 @@ import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem } from './core/appPages
 import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
 import { answerClientErrors } from './http/clientErrors';
 import { type AppDeps, createApp, type RateLimits } from './http/createApp';
+import { createLogger, type Logger } from './log/createLogger';
 import { ApiKeys } from './services/apiKeys';
 import type { AppChannel } from './services/appChannel';
 import { BuildService } from './services/buildService';
@@ -111,7 +112,10 @@ export interface ServiceOptions {
   keyCipher?: KeyCipher;
   /** The Ledger (the real one over USB HID by default); tests give an emulator. */
   ledger?: LedgerAccess;
-  log?: (line: string) => void;
+  /** The run's logger; each part logs on a child of it (its `component`). Plain lines on stderr by default. */
+  logger?: Logger;
+  /** The file the logger writes to, shown in Settings so a person can attach it to a bug report; none when absent. */
+  logFile?: string | null;
 }
 
 export interface RunningService {
@@ -149,11 +153,9 @@ export interface Services extends AppDeps {
 export function composeServices(
   chain: ChainContext,
   db: Db,
-  options: Omit<ServiceOptions, 'port' | 'rpcUrl' | 'seed' | 'deploymentsDir' | 'log'> & {
-    log: (line: string) => void;
-  },
+  options: Omit<ServiceOptions, 'port' | 'rpcUrl' | 'seed' | 'deploymentsDir' | 'logger'> & { logger: Logger },
 ): Services {
-  const { log } = options;
+  const { logger } = options;
   const index = new IndexStore(db);
   const prices = new DollarPrices(chain, (block) => index.priceAt(block));
   const references = new MediaReferences(db);
@@ -165,14 +167,14 @@ export function composeServices(
     references: () => references.cids(),
     ...options.media,
   });
-  const images = new LaunchImages(db, media, log);
+  const images = new LaunchImages(db, media, logger.child({ component: 'media' }));
   const indexer = new Indexer(chain, index, {
     confirmations: options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS),
     // BSC's fast finality where the node answers the `finalized` tag; the embedded EVM (devnet, fork) confirms every
     // block at once.
     finalized: !chain.devnet,
     ...(options.indexRange ? { maxRange: options.indexRange } : {}),
-    log,
+    log: logger.child({ component: 'indexer' }),
     priceAt: (block) => prices.sqrtPriceAt(block),
     dollarPool: () => prices.dollarPool(),
     onBatch: (_cursor, events) => {
@@ -212,7 +214,7 @@ export function composeServices(
     settings,
     income,
     options.lifetimeWeeklyCapWei ?? LIFETIME_WEEKLY_CAP_WEI,
-    log,
+    logger.child({ component: 'referrals' }),
   );
   const market = new TokenMarket(chain, index, { pools: quotes, prices });
   const referralRecords = new ReferralRecords(db, settings, referrers, eligibility, tokens, prices, income, weeks, now);
@@ -239,7 +241,7 @@ export function composeServices(
     builtApprovals,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
-    log,
+    log: logger.child({ component: 'http' }),
   };
 }
 
@@ -248,7 +250,7 @@ export function composeServices(
  * chain (starting the devnet if asked), and serves the HTTP API on 127.0.0.1 only. Resolves once the API answers.
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger = options.logger ?? createLogger({ level: 'info', stream: process.stderr });
   const linkBaseProblem = options.publicLinkBase === undefined ? null : publicLinkBaseProblem(options.publicLinkBase);
   if (linkBaseProblem) throw new Error(`publicLinkBase: ${linkBaseProblem}`);
   mkdirSync(options.dataDir, { recursive: true });
@@ -261,14 +263,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.rpcUrl ? { rpcUrl: options.rpcUrl } : {}),
       deploymentsDir: options.deploymentsDir ?? join(process.cwd(), 'deployments'),
       journal: new DevnetJournal(db),
-      log,
+      log: logger,
       ...(options.now ? { now: options.now } : {}),
       ...(options.rpcTimeoutMs ? { rpcTimeoutMs: options.rpcTimeoutMs } : {}),
       ...(options.forkBlock !== undefined ? { forkBlock: options.forkBlock } : {}),
       forkCacheDir: join(options.dataDir, 'fork-cache'),
       ...(options.bscFees ? { bscFees: true } : {}),
     });
-    const services = composeServices(chain, db, { ...options, log });
+    const services = composeServices(chain, db, { ...options, logger });
     const {
       indexer: startedIndexer,
       media,
@@ -291,11 +293,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         thirdPartyFetches: options.thirdPartyFetches ?? true,
         publicLinkBase: options.publicLinkBase ?? DEFAULT_PUBLIC_LINK_BASE,
         settingsFile: options.settingsFile ?? null,
+        logFile: options.logFile ?? null,
       },
       ...(options.keyCipher ? { keyCipher: options.keyCipher } : {}),
       ...(options.ledger ? { ledger: options.ledger } : {}),
       ...(options.now ? { now: options.now } : {}),
-      log,
+      log: logger,
     });
     let origin = '';
     const appToken = options.appToken ?? randomBytes(24).toString('base64url');
@@ -314,11 +317,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Logos left unresolved by an earlier run are looked for at once, not only when new launches come.
     images.poke();
     const devnet = chain.devnet;
+    const devnetLog = logger.child({ component: 'devnet' });
     // A fresh devnet (not a fork) is seeded in the background: the API answers at once, the data follows within a second.
     const seeded =
       devnet && !devnet.fork && options.seed !== false && devnet.replay.blocks === 0
-        ? seedDevnet({ ...chain, devnet }, { launches, builds, media, tokens }, log).catch((error: Error) =>
-            log(`devnet: the seed failed: ${error.message}`),
+        ? seedDevnet({ ...chain, devnet }, { launches, builds, media, tokens }, devnetLog).catch((error: Error) =>
+            devnetLog.error(`devnet: the seed failed: ${error.message}`),
           )
         : Promise.resolve();
     const url = `${origin}/api/v1`;

@@ -53,6 +53,8 @@ export type AppOperation = (typeof APP_OPERATIONS)[number];
 export interface AppInfo {
   /** Where Settings are saved for the next start; null when this run saves none. */
   settingsFile: string | null;
+  /** The file this run logs to, to attach to a bug report; null when it writes none. */
+  logFile: string | null;
   network: NetworkName;
   chainId: number;
   rpcUrl: string | null;

@@ -12,6 +12,7 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { silentLogger } from '../src-main/log/createLogger';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { type ServiceOptions, startService } from '../src-main/startService';
 import type { MarketDollars } from '../src-shared/appChannelTypes';
@@ -405,7 +406,7 @@ describe('after a restart', () => {
       dataDir: f.service.dataDir,
       network: 'devnet',
       seed: false,
-      log: () => {},
+      logger: silentLogger(),
       ...options,
     });
     origin = again.origin;

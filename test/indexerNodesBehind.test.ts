@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { HeadTracker } from '../src-main/chain/headTracker';
 import { devnetChain } from '../src-main/chain/networks';
+import { lineLogger } from '../src-main/log/createLogger';
 import { Indexer } from '../src-main/services/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { openDatabase } from '../src-main/store/openDatabase';
@@ -78,7 +79,7 @@ describe.each(['rotation', 'random'] as const)('the indexer over nodes behind, a
         addresses: { factory, router, referrals },
       },
       new IndexStore(db),
-      { confirmations: 0, maxRange: 50, pollMs: 200, log: (line) => lines.push(line) },
+      { confirmations: 0, maxRange: 50, pollMs: 200, log: lineLogger((line) => lines.push(line)) },
     );
     const trader = testAccounts()[assign === 'rotation' ? 12 : 13] as TestAccount;
     try {

@@ -14,6 +14,7 @@ import { rawCid } from '../src-main/core/media/cid';
 import type { AppEnv } from '../src-main/http/env';
 import { errorHandler, notFound } from '../src-main/http/errorHandler';
 import { MEDIA_UPLOAD_PATH, mediaRoute, mediaServeRoute } from '../src-main/http/routes/mediaRoute';
+import { lineLogger } from '../src-main/log/createLogger';
 import { canonicalJson, checkTokenDetails, MAX_IMAGE_BYTES, MediaStore } from '../src-main/services/mediaStore';
 
 // 1x1 images, each a complete file its format's decoders accept (checked with file(1) and, for the PNG, its CRCs).
@@ -86,12 +87,12 @@ async function startApp(media: MediaStore, uploadsPerMinute: number | false): Pr
   const api = new OpenAPIHono<AppEnv>();
   mediaRoute(api, media, { uploadsPerMinute });
   api.notFound(notFound);
-  api.onError(errorHandler((line) => log.push(line)));
+  api.onError(errorHandler(lineLogger((line) => log.push(line))));
   const root = new Hono();
   root.route('/api/v1', api);
   mediaServeRoute(root, media);
   root.notFound(notFound);
-  root.onError(errorHandler((line) => log.push(line)));
+  root.onError(errorHandler(lineLogger((line) => log.push(line))));
   const running = await listen(serve({ fetch: root.fetch, hostname: '127.0.0.1', port: 0 }) as Server);
   media.setOrigin(running.origin);
   return { ...running, api: `${running.origin}/api/v1` };

@@ -9,6 +9,7 @@ import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAcc
 import { devnetChain } from '../src-main/chain/networks';
 import { rpcClient } from '../src-main/chain/rpcClient';
 import { composeAppChannel } from '../src-main/composeAppChannel';
+import { silentLogger } from '../src-main/log/createLogger';
 import { BuiltApprovals } from '../src-main/services/builtApprovals';
 import { DollarPrices } from '../src-main/services/dollarPrices';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
@@ -216,7 +217,7 @@ describe.each(['rotation', 'random'] as const)('over nodes up to two blocks behi
           settingsFile: null,
         },
         keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }),
-        log: () => {},
+        log: silentLogger(),
       });
       const sender = testAccounts()[assign === 'rotation' ? 8 : 9] as TestAccount;
       await channel.invoke('signer.importKey', { privateKey: sender.privateKey, passphrase: 'correct horse battery' });

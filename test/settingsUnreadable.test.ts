@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { afterAll, expect, it } from 'vitest';
 import { type ChainContext, connectChain } from '../src-main/chain/connectChain';
 import { createApp } from '../src-main/http/createApp';
+import { lineLogger } from '../src-main/log/createLogger';
 import { composeServices } from '../src-main/startService';
 import { openDatabase } from '../src-main/store/openDatabase';
 
@@ -23,7 +24,7 @@ it('answers FEES_UNREADABLE (503, retry) when the fee rates cannot be read from 
     composeServices(chain, openDatabase(':memory:'), {
       dataDir: '/nonexistent',
       network: 'devnet',
-      log: (line) => lines.push(line),
+      logger: lineLogger((line) => lines.push(line)),
     }),
   );
   server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });

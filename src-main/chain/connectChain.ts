@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address, createPublicClient, custom, type PublicClient } from 'viem';
 import type { ForkInfo } from '../../src-shared/appChannelTypes';
+import type { Logger } from '../log/createLogger';
 import type { DevnetJournal } from '../store/devnetJournal';
 import { ForkError, forkAddresses, forkBlockOf, maskedUrl, readForkSource } from './devnet/forkSource';
 import { type Devnet, startDevnet } from './devnet/startDevnet';
@@ -72,7 +73,8 @@ export interface ConnectOptions {
   /** Folder of `<network>.json` deployment records (the deploy command writes them). */
   deploymentsDir: string;
   journal?: DevnetJournal;
-  log?: (line: string) => void;
+  /** The service's logger: the chain logs on its children 'chain' and 'devnet'. */
+  log?: Logger;
   /** Wall clock in Unix ms for the devnet's block times; tests move it. */
   now?: () => number;
   /** How long one RPC request may take before it counts as failed (viem's 10 s by default). */
@@ -121,9 +123,10 @@ function embeddedChain(devnet: Devnet, network: NetworkName, deployBlock: bigint
 /** Connects to the configured chain: starts the embedded devnet, or reads a BSC network over its RPC URL. */
 export async function connectChain(options: ConnectOptions): Promise<ChainContext> {
   const config = NETWORKS[options.network];
+  const log = options.log?.child({ component: 'chain' });
   const devnetOptions = {
     ...(options.journal ? { journal: options.journal } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    ...(options.log ? { log: options.log.child({ component: 'devnet' }) } : {}),
     ...(options.now ? { now: () => Math.floor((options.now as () => number)() / 1000) } : {}),
     ...(options.bscFees ? { bscFees: true } : {}),
   };
@@ -138,7 +141,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     const blockNumber = forkBlockOf(source, options.forkBlock, options.journal?.lastForkBlock(source.url) ?? null);
     const behind = source.head - blockNumber;
     if (source.network !== 'devnet' && behind > 100n) {
-      options.log?.(
+      log?.warn(
         `fork: block ${blockNumber} is ${behind} blocks behind the head; public BSC RPCs keep only the last 128 blocks of state, so this rehearsal needs an archive RPC`,
       );
     }
@@ -154,7 +157,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
         addresses: forkAddresses(source, options.deploymentsDir),
       },
     });
-    options.log?.(
+    log?.info(
       `fork: rehearsing on a fork of ${source.network} (chain ${source.chainId}) at block ${blockNumber} via ${maskedUrl(source.url)}, as chain ${devnet.chainId}: nothing signed here is valid on ${source.network}; our contracts ${devnet.fork?.contracts === 'found' ? `are the ${source.network}'s own` : 'were deployed into the fork'}`,
     );
     // Launches are indexed from the fork block on (the source's earlier launches are still quoted and traded).
@@ -173,7 +176,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
   const ours = JSON.parse(readFileSync(record, 'utf8')) as DeploymentRecord;
   const rpc = rpcClient(config.chain, options.rpcUrl, {
     ...(options.rpcTimeoutMs ? { timeoutMs: options.rpcTimeoutMs } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    ...(log ? { log } : {}),
   });
   return {
     network: options.network,

@@ -1,4 +1,5 @@
 import type { PublicClient } from 'viem';
+import type { Logger } from '../log/createLogger';
 import { type HeadTracker, MAX_POLL_MS } from './headTracker';
 
 /** Blocks back whose timestamps give the first estimate of the block time. */
@@ -12,7 +13,7 @@ const MIN_LOOK_AGAIN_MS = 100;
 export interface FollowHeadsOptions {
   /** Subscribe to new heads (eth_subscribe over ws://) instead of polling. */
   subscribe: boolean;
-  log?: (line: string) => void;
+  log?: Logger;
 }
 
 /**
@@ -33,7 +34,7 @@ export function followHeads(
     const now = Date.now();
     if (now - lastErrorLog < ERROR_LOG_EVERY_MS) return;
     lastErrorLog = now;
-    options.log?.(`chain: ${error.message.split('\n')[0]}`);
+    options.log?.warn(`chain: ${error.message.split('\n')[0]}`);
   };
 
   let announced: number | null = null;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lineLogger } from '../log/createLogger';
 import { politeFetch, retryAfterMs } from './politeFetch';
 
 /** A fetch that answers the given statuses in turn (the last one for ever), recording when each request came. */
@@ -25,7 +26,9 @@ describe('politeFetch', () => {
   it('waits out 429s and answers what the RPC answers once it lets the request through', async () => {
     const { fake, times } = scripted([429, 429, 200]);
     const lines: string[] = [];
-    const answer = await politeFetch({ fetch: fake, backoffMs: 20, log: (l) => lines.push(l) })('http://rpc');
+    const answer = await politeFetch({ fetch: fake, backoffMs: 20, log: lineLogger((l) => lines.push(l)) })(
+      'http://rpc',
+    );
     expect(answer.status).toBe(200);
     expect(times).toHaveLength(3);
     expect(lines.length).toBeGreaterThan(0);

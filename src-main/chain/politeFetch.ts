@@ -1,9 +1,11 @@
+import type { Logger } from '../log/createLogger';
+
 export interface PoliteFetchOptions {
   /** The longest one request waits out 429s before the 429 is answered after all (60 s by default). */
   maxWaitMs?: number;
   /** The pause after a 429 without a usable Retry-After (doubling while they repeat); 1 s by default. */
   backoffMs?: number;
-  log?: (line: string) => void;
+  log?: Logger;
   fetch?: typeof fetch;
 }
 
@@ -65,7 +67,7 @@ export function politeFetch(options: PoliteFetchOptions = {}): typeof fetch {
       await response.body?.cancel().catch(() => {});
       const until = Date.now() + delay;
       if (notBefore < Date.now()) {
-        options.log?.(`chain: the RPC asks to slow down (429); waiting ${Math.round(delay / 100) / 10} s`);
+        options.log?.warn(`chain: the RPC asks to slow down (429); waiting ${Math.round(delay / 100) / 10} s`);
       }
       notBefore = Math.max(notBefore, until);
     }

@@ -1,4 +1,5 @@
 import { type Chain, createPublicClient, http, type PublicClient, webSocket } from 'viem';
+import type { Logger } from '../log/createLogger';
 import { followHeads } from './followHeads';
 import { headPinnedTransport } from './headPinnedTransport';
 import { HeadTracker } from './headTracker';
@@ -18,7 +19,7 @@ export interface RpcClient {
 export interface RpcClientOptions {
   /** How long one RPC request may take before it counts as failed (viem's 10 s by default). */
   timeoutMs?: number;
-  log?: (line: string) => void;
+  log?: Logger;
 }
 
 /**

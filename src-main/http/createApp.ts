@@ -5,6 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { ChainContext } from '../chain/connectChain';
 import { DEFAULT_PUBLIC_LINK_BASE } from '../core/appPages';
+import type { Logger } from '../log/createLogger';
 import type { ApiKeys } from '../services/apiKeys';
 import type { AppChannel } from '../services/appChannel';
 import type { BuildService } from '../services/buildService';
@@ -109,7 +110,7 @@ export interface AppDeps {
   appChannel?: { channel: AppChannel; token: string; origin: () => string };
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
   rateLimits?: RateLimits | false;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 /**

@@ -2,12 +2,13 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../core/errors';
+import type { Logger } from '../log/createLogger';
 
 /**
  * Turns anything thrown while answering into the spec's Error object. Our own errors keep their code; anything else
  * is INTERNAL, logged with its cause, and never shows the caller a stack trace.
  */
-export function errorHandler(log: (line: string) => void) {
+export function errorHandler(log: Logger) {
   return (error: Error, c: Context) => {
     let apiError: ApiError;
     if (error instanceof ApiError) {
@@ -17,11 +18,11 @@ export function errorHandler(log: (line: string) => void) {
     } else if (error instanceof HTTPException && /JSON/i.test(error.message)) {
       apiError = new ApiError('INVALID_JSON', 'the body is not valid JSON');
     } else {
-      log(`INTERNAL ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
+      log.error(`INTERNAL ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
       apiError = new ApiError('INTERNAL', 'the server failed while answering; nothing was sent', { cause: error });
     }
     if (apiError.cause !== undefined && apiError.code !== 'INTERNAL') {
-      log(
+      log.warn(
         `${apiError.code} ${c.req.method} ${c.req.path}: ${String((apiError.cause as Error)?.message ?? apiError.cause)}`,
       );
     }

@@ -1,5 +1,6 @@
 import { ipcMain } from 'electron';
 import { APP_CHANNEL_IPC } from '../../src-preload/bridge';
+import type { Logger } from '../log/createLogger';
 import { type AppChannel, AppChannelError } from '../services/appChannel';
 
 /**
@@ -7,7 +8,7 @@ import { type AppChannel, AppChannelError } from '../services/appChannel';
  * are validated by the channel itself; a failure travels back as `{ error }` rather than a rejected promise, whose
  * message Electron would wrap.
  */
-export function serveAppChannelIpc(channel: AppChannel, appOrigin: string, log: (line: string) => void): void {
+export function serveAppChannelIpc(channel: AppChannel, appOrigin: string, log: Logger): void {
   ipcMain.handle(APP_CHANNEL_IPC, async (event, operation: unknown, input: unknown) => {
     const frameUrl = event.senderFrame?.url ?? '';
     if (!frameUrl.startsWith(`${appOrigin}/`) && frameUrl !== appOrigin) {
@@ -17,7 +18,7 @@ export function serveAppChannelIpc(channel: AppChannel, appOrigin: string, log: 
       return { result: await channel.invoke(String(operation), input) };
     } catch (cause) {
       if (cause instanceof AppChannelError) return { error: cause.failure };
-      log(
+      log.error(
         `app channel ${String(operation)} failed: ${cause instanceof Error ? (cause.stack ?? cause.message) : cause}`,
       );
       return { error: { code: 'INTERNAL', message: 'The app could not do that; the log has the cause.' } };

@@ -4,6 +4,7 @@ import type { ChainContext } from '../chain/connectChain';
 import type { Devnet } from '../chain/devnet/startDevnet';
 import { DevStablecoin } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
+import type { Logger } from '../log/createLogger';
 import type { BuildService, UnsignedTx } from './buildService';
 import type { LaunchService } from './launchService';
 import type { MediaStore } from './mediaStore';
@@ -110,7 +111,7 @@ const LAUNCHES: SeedLaunch[] = [
 export async function seedDevnet(
   chain: ChainContext & { devnet: Devnet },
   deps: { launches: LaunchService; builds: BuildService; media: MediaStore; tokens: TokenRegistry },
-  log: (line: string) => void,
+  log: Logger,
 ): Promise<void> {
   const keys = new Map(SEED_ACCOUNTS.map((i) => [i, chain.devnet.accounts[i]?.privateKey as Hex]));
   const send = async (index: number, tx: UnsignedTx) => {
@@ -165,7 +166,7 @@ export async function seedDevnet(
     if (built.requires.length > 0) built = await deps.builds.buildTrade(request);
     await send(trader, built.tx);
   }
-  log(`devnet: seeded ${LAUNCHES.length} launches and ${trades.length} trades`);
+  log.info(`devnet: seeded ${LAUNCHES.length} launches and ${trades.length} trades`);
 }
 
 async function heldHalf(chain: ChainContext, token: Address, holder: Address): Promise<bigint> {

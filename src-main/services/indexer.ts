@@ -14,6 +14,7 @@ import { PancakeV3Pool } from '../chain/generated/vendor';
 import type { HeadTracker } from '../chain/headTracker';
 import { saysNodeBehind } from '../chain/nodeBehind';
 import { decodeServiceEvent, type RawLog, SERVICE_EVENT_TOPICS, type ServiceEvent } from '../chain/serviceEvents';
+import { type Logger, silentLogger } from '../log/createLogger';
 import type { IndexCounts, IndexCursor, IndexStore } from '../store/indexStore';
 import { CoalescedRun } from './coalescedRun';
 
@@ -37,7 +38,7 @@ export interface IndexerOptions {
   pollMs?: number;
   /** How often to log progress while backfilling (milliseconds). */
   progressEveryMs?: number;
-  log?: (line: string) => void;
+  log?: Logger;
   /**
    * Reads the BNB dollar pool's sqrtPriceX96 at a block, to keep with the batch (null when it cannot be read): prices
    * at past blocks would later need an archive node. Asked only for a trade block whose price the pool's own events
@@ -233,6 +234,7 @@ export class Indexer {
   /** Retries in a row after a node behind answered (see retryPastNodeBehind). */
   private behindRetries = 0;
   private noLogsSaid = false;
+  private readonly log: Logger;
 
   constructor(
     private readonly source: IndexerSource,
@@ -243,6 +245,7 @@ export class Indexer {
     if (!factory || !router) throw new Error('the indexer needs the factory and the router deployed');
     this.addresses = [factory, router, ...(referrals ? [referrals] : [])];
     this.fromBlock = Number(source.deployBlock);
+    this.log = options.log ?? silentLogger();
     this.heads = source.heads ?? null;
     this.maxRange = Math.max(1, options.maxRange ?? DEFAULT_MAX_RANGE);
     this.range = this.maxRange;
@@ -377,7 +380,7 @@ export class Indexer {
       const said = error instanceof NoLogs;
       if (!said && (this.failures % 10 === 0 || now - this.lastFailureLog >= FAILURE_LOG_EVERY_MS)) {
         this.lastFailureLog = now;
-        this.log(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
+        this.log.warn(`indexer: ${message}; trying again in ${Math.round(delay / 100) / 10} s`);
       }
       this.retryTimer = setTimeout(() => this.poke(), delay);
       this.retryTimer.unref();
@@ -428,7 +431,7 @@ export class Indexer {
     // The first catch-up of a fresh index is a backfill however short, so its start and end are in the log.
     if (!this.backfillStart && (safe - this.cursor.block > this.range || this.cursor.hash === null)) {
       this.backfillStart = { at: Date.now(), block: this.cursor.block };
-      this.log(`indexer: backfilling blocks ${this.cursor.block + 1} to ${safe}`);
+      this.log.info(`indexer: backfilling blocks ${this.cursor.block + 1} to ${safe}`);
     }
     let moved = 0;
     while (!this.run.isStopped && this.cursor.block < safe) {
@@ -448,7 +451,7 @@ export class Indexer {
     if (this.backfillStart && this.cursor.block >= safe) {
       const seconds = (Date.now() - this.backfillStart.at) / 1000;
       const blocks = this.cursor.block - this.backfillStart.block;
-      this.log(`indexer: caught up at block ${this.cursor.block} (${blocks} blocks in ${seconds.toFixed(1)} s)`);
+      this.log.info(`indexer: caught up at block ${this.cursor.block} (${blocks} blocks in ${seconds.toFixed(1)} s)`);
       this.backfillStart = null;
     }
   }
@@ -580,7 +583,7 @@ export class Indexer {
       const missed = unknown.filter((block) => !prices.has(block));
       if (missed.length > 0 && !this.unpricedLogged) {
         this.unpricedLogged = true;
-        this.log(
+        this.log.warn(
           `indexer: the dollar pool did not trade in the ${PRICE_LOOKBACK_BLOCKS} blocks before block ${missed[0]} and the RPC keeps no state of it: ` +
             'trades without a dollar price are left out of dollar totals',
         );
@@ -653,7 +656,7 @@ export class Indexer {
     const message = `the RPC does not serve eth_getLogs ("${said}"): launches, trades and referrals cannot be indexed; use an RPC URL that serves it`;
     if (!this.noLogsSaid) {
       this.noLogsSaid = true;
-      this.log(`indexer: ${message}`);
+      this.log.warn(`indexer: ${message}`);
     }
     return new NoLogs(message);
   }
@@ -687,7 +690,7 @@ export class Indexer {
         this.dollarPrice = null;
         this.cursorTime = now.timestamp;
         this.counts = this.store.counts();
-        this.log(`indexer: the chain was reorganized after block ${kept.number}; blocks up to ${was} read again`);
+        this.log.warn(`indexer: the chain was reorganized after block ${kept.number}; blocks up to ${was} read again`);
         return;
       }
     }
@@ -700,7 +703,9 @@ export class Indexer {
     this.dollarPrice = null;
     this.cursorTime = null;
     this.counts = this.store.counts();
-    this.log(`indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`);
+    this.log.warn(
+      `indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`,
+    );
   }
 
   /**
@@ -714,7 +719,7 @@ export class Indexer {
     let number = await this.askFinalized();
     if (number === null) {
       if (finality.answered !== false)
-        this.log('indexer: the RPC answers no finalized block: confirming by block count');
+        this.log.warn('indexer: the RPC answers no finalized block: confirming by block count');
       this.finality = {
         answered: false,
         block: null,
@@ -724,7 +729,8 @@ export class Indexer {
       };
       return null;
     }
-    if (finality.answered === false) this.log('indexer: the RPC answers the finalized block now: confirming by it');
+    if (finality.answered === false)
+      this.log.info('indexer: the RPC answers the finalized block now: confirming by it');
     // Deeper under the head than the nodes' finality usually is: the node asked is likely behind, and another may
     // already have finalized a newer block. Asked again a few times (each request may land on another node).
     const head = this.heads?.latest() ?? null;
@@ -805,13 +811,9 @@ export class Indexer {
     const total = safe - this.backfillStart.block;
     const done = this.cursor.block - this.backfillStart.block;
     const { blocksPerSecond, eventsPerSecond } = this.status();
-    this.log(
+    this.log.info(
       `indexer: backfill ${Math.floor((done / Math.max(1, total)) * 100)}%, block ${this.cursor.block} of ${safe} ` +
         `(${safe - this.cursor.block} left, ${blocksPerSecond} blocks/s, ${eventsPerSecond} events/s)`,
     );
-  }
-
-  private log(line: string): void {
-    this.options.log?.(line);
   }
 }

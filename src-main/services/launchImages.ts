@@ -1,3 +1,4 @@
+import { type Logger, silentLogger } from '../log/createLogger';
 import type { LaunchDetails } from '../store/indexStore';
 import type { Db } from '../store/openDatabase';
 import { CoalescedRun } from './coalescedRun';
@@ -40,7 +41,7 @@ export class LaunchImages {
       MediaStore,
       'resolveMetadataURI' | 'fetchImage' | 'fetchesThirdParty' | 'backgroundSlots'
     >,
-    private readonly log: (line: string) => void = () => {},
+    private readonly log: Logger = silentLogger(),
   ) {
     this.batch = Math.max(1, media.backgroundSlots);
     this.due = db.prepare(
@@ -140,7 +141,7 @@ export class LaunchImages {
       }
       const attempts = row.attempts + 1;
       if (attempts >= MAX_ATTEMPTS) {
-        this.log(`launch images: giving up on the logo of ${row.token} (${row.uri}) after ${attempts} tries`);
+        this.log.warn(`launch images: giving up on the logo of ${row.token} (${row.uri}) after ${attempts} tries`);
         this.none.run(details, row.token);
         return;
       }

@@ -8,6 +8,7 @@ import { ApiError } from '../core/errors';
 import { weekOf, weekStart } from '../core/referrals/weeks';
 import { formatDecimalAmount } from '../core/units/decimalAmount';
 import { readAddress } from '../core/units/readAddress';
+import { type Logger, silentLogger } from '../log/createLogger';
 import type { Db } from '../store/openDatabase';
 import type { UnsignedTx } from './buildService';
 import { CoalescedRun } from './coalescedRun';
@@ -61,7 +62,7 @@ export class LifetimeWeeks {
       await this.closeDue();
       await this.postPending();
     } catch (error) {
-      this.log(`referral weeks: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      this.log.warn(`referral weeks: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
     return true;
   });
@@ -79,7 +80,7 @@ export class LifetimeWeeks {
     private readonly settings: SettingsService,
     private readonly income: LifetimeIncome,
     readonly weeklyCapWei: bigint,
-    private readonly log: (line: string) => void = () => {},
+    private readonly log: Logger = silentLogger(),
   ) {
     this.statements = {
       lastWeek: db.prepare('SELECT max(week) FROM referral_weeks').pluck(),
@@ -213,7 +214,7 @@ export class LifetimeWeeks {
       for (const row of rows) this.statements.insertShare.run(row);
     })();
     if (root)
-      this.log(
+      this.log.info(
         `referral weeks: week ${week} closed, ${formatDecimalAmount(total, 18)} BNB to ${paid.length} referrers`,
       );
   }
@@ -251,7 +252,7 @@ export class LifetimeWeeks {
         this.awaiting.set(week, { week, to: vault, value: total, data });
         if (!this.announced.has(week)) {
           this.announced.add(week);
-          this.log(
+          this.log.warn(
             `referral weeks: week ${week} awaits the operator: send ${formatDecimalAmount(BigInt(total), 18)} BNB to ${vault} with data ${data}`,
           );
         }

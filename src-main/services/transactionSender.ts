@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Address, type Hex, keccak256, serializeTransaction, type TransactionReceipt } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { readFees } from '../chain/readFees';
+import { type Logger, silentLogger } from '../log/createLogger';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
 import { WalletError } from './walletError';
@@ -99,7 +100,7 @@ export class TransactionSender {
     private readonly store: ActivityStore,
     private readonly guard: SendGuard,
     private readonly messageGuard: MessageGuard,
-    private readonly log: (line: string) => void = () => {},
+    private readonly log: Logger = silentLogger(),
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -322,7 +323,7 @@ export class TransactionSender {
         });
       } catch (cause) {
         // Still 'sent': the next start (or the next wait) looks again; the transaction may yet be mined.
-        this.log(`activity ${id}: no receipt for ${hash} yet: ${messageOf(cause)}`);
+        this.log.warn(`activity ${id}: no receipt for ${hash} yet: ${messageOf(cause)}`);
       } finally {
         this.following.delete(id);
       }

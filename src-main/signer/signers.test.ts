@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { lineLogger } from '../log/createLogger';
 import { passphraseCipher } from './localKey/keyCipher';
 import { LOCAL_KEY_FILE } from './localKey/localKeyFile';
 import { SignerQueue } from './signerQueue';
@@ -13,7 +14,12 @@ it('starts without a key when the key file is damaged, keeping the damaged file 
   const dir = mkdtempSync(join(tmpdir(), 'signers-'));
   writeFileSync(join(dir, LOCAL_KEY_FILE), '{"version": 1, "address": "0x12');
   const lines: string[] = [];
-  const signers = new Signers(dir, cipher, undefined, (line) => lines.push(line));
+  const signers = new Signers(
+    dir,
+    cipher,
+    undefined,
+    lineLogger((line) => lines.push(line)),
+  );
   expect(signers.status()).toMatchObject({ active: null, localKey: null });
   const aside = readdirSync(dir).filter((name) => name.startsWith(`${LOCAL_KEY_FILE}.unreadable-`));
   expect(aside).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { type Address, type Hex, isHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { LedgerConfiguration, SignerStatus } from '../../src-shared/appChannelTypes';
+import { type Logger, silentLogger } from '../log/createLogger';
 import { type KeyCipher, WrongPassphraseError } from './localKey/keyCipher';
 import {
   deleteLocalKey,
@@ -45,7 +46,7 @@ export class Signers {
     private readonly dataDir: string,
     private readonly cipher: KeyCipher,
     private readonly ledgerAccess?: LedgerAccess,
-    log: (line: string) => void = () => {},
+    log: Logger = silentLogger(),
   ) {
     try {
       this.record = readLocalKey(dataDir);
@@ -53,7 +54,7 @@ export class Signers {
       // A damaged key file must not keep the app (and the API for bots) from starting, nor be overwritten by the next
       // import: it is moved aside, kept for whoever can repair it.
       const aside = setAsideLocalKey(dataDir);
-      log(`local key: ${(cause as Error).message} It was moved to ${aside}; import the key again.`);
+      log.warn(`local key: ${(cause as Error).message} It was moved to ${aside}; import the key again.`);
     }
     // The keychain opens without the person: a desktop app's key is ready at start, as a passphrase one is not.
     if (this.record && !cipher.needsPassphrase) this.unlockLocalKey();

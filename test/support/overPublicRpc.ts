@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
-import type { ServiceOptions } from '../../src-main/startService';
 import { type PublicRpc, type PublicRpcOptions, publicRpc } from './publicRpc';
-import { startTestService, type TestService } from './startTestService';
+import { startTestService, type TestService, type TestServiceOptions } from './startTestService';
 import { testnetDeployments } from './testnetDeployments';
 
 /** A devnet service, the public-RPC stand-in in front of its /rpc, and services that read the chain through it. */
@@ -9,7 +8,7 @@ export interface OverPublicRpc {
   devnet: TestService;
   rpc: PublicRpc;
   /** A service on "testnet" whose RPC is the stand-in (the devnet's contracts as its deployment record). */
-  serviceOverRpc(lines?: string[], options?: Partial<ServiceOptions>): Promise<TestService>;
+  serviceOverRpc(lines?: string[], options?: TestServiceOptions): Promise<TestService>;
   /** Disposes the services started over the stand-in. */
   disposeServices(): Promise<void>;
   dispose(): Promise<void>;
@@ -20,7 +19,7 @@ export interface OverPublicRpc {
  * devnet's addresses, so they read the chain only through the stand-in, as they would a free public endpoint.
  */
 export async function overPublicRpc(
-  devnetOptions: Partial<ServiceOptions> = {},
+  devnetOptions: TestServiceOptions = {},
   rpcOptions: PublicRpcOptions = {},
 ): Promise<OverPublicRpc> {
   const devnet = await startTestService(undefined, devnetOptions);

@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lineLogger } from '../../src-main/log/createLogger';
 import { type RunningService, type ServiceOptions, startService } from '../../src-main/startService';
+
+/** The service's options, and `log` to read each line it logs (nothing is printed otherwise). */
+export type TestServiceOptions = Partial<ServiceOptions> & { log?: (line: string) => void };
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -15,16 +19,16 @@ export interface TestService extends RunningService {
  */
 export async function startTestService(
   dataDir = mkdtempSync(join(tmpdir(), 'companion-test-')),
-  options: Partial<ServiceOptions> = {},
+  options: TestServiceOptions = {},
 ): Promise<TestService> {
-  const lines: string[] = [];
+  const { log = () => {}, ...serviceOptions } = options;
   const service = await startService({
     port: 0,
     dataDir,
     network: 'devnet',
     seed: false,
-    log: (line) => lines.push(line),
-    ...options,
+    logger: lineLogger(log),
+    ...serviceOptions,
   });
   return {
     ...service,

@@ -2,12 +2,14 @@ import { once } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { HEADLESS_DEFAULTS, readConfig } from '../../src-main/config/readConfig';
 import { rawCid } from '../../src-main/core/media/cid';
-import { readServeOptions } from '../../src-main/serveOptions';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
 import { launchChromium, openApp, webUiOptions } from '../support/webUi';
@@ -26,6 +28,9 @@ const OWN = new Uint8Array(
   ),
 );
 
+/** The log file the Settings screen points to (the service only shows it; the entry's logger writes it). */
+const LOG_FILE = join(tmpdir(), 'companion-ui-logs', 'companion.log');
+
 let service: TestService;
 let s: ServiceDrivers;
 let browser: Browser;
@@ -43,7 +48,7 @@ const port = () => (host.address() as AddressInfo).port;
 beforeAll(async () => {
   host.listen(0, '127.0.0.1');
   await once(host, 'listening');
-  service = await startTestService(undefined, webUiOptions);
+  service = await startTestService(undefined, { ...webUiOptions, logFile: LOG_FILE });
   s = await serviceDrivers(service);
   browser = await launchChromium();
 });
@@ -120,6 +125,26 @@ it('has a Settings switch for third-party fetches, on by default, saved for the 
   const saved = JSON.parse(readFileSync(webUiOptions.settingsFile ?? '', 'utf8')) as { thirdPartyFetches?: boolean };
   expect(saved.thirdPartyFetches).toBe(false);
   // What the next start reads from it.
-  expect(readServeOptions([], { APP_SETTINGS: webUiOptions.settingsFile ?? '' }).thirdPartyFetches).toBe(false);
+  expect(
+    readConfig({
+      args: [],
+      env: { APP_SETTINGS: webUiOptions.settingsFile ?? '' },
+      entry: 'headless',
+      defaults: HEADLESS_DEFAULTS,
+    }).thirdPartyFetches,
+  ).toBe(false);
+  expect(errors).toEqual([]);
+});
+
+it('shows in Settings where the log file is, with a button that copies its path', async () => {
+  const { page, errors } = await openApp(browser, service.origin, '/settings');
+  await expect.poll(() => page.getByTestId('app-log-file').textContent()).toBe(LOG_FILE);
+  const copy = page.getByTestId('app-log-file-copy');
+  await copy.click();
+  // Copied, or (where the browser allows no clipboard) offered selected in a field to copy by hand.
+  await expect.poll(() => copy.getAttribute('data-copy-state')).toMatch(/^(copied|manual)$/);
+  if ((await copy.getAttribute('data-copy-state')) === 'manual') {
+    expect(await page.getByTestId('app-log-file-copy-text').inputValue()).toBe(LOG_FILE);
+  }
   expect(errors).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { type Address, createPublicClient, custom, type PublicClient, zeroAddress } from 'viem';
+import { type Logger, silentLogger } from '../../log/createLogger';
 import { checkExchange, ExchangeCheckError } from '../exchangeCheck';
 import { ServiceConfig } from '../generated/contracts';
 import { PancakeV3Factory } from '../generated/vendor';
@@ -23,7 +24,7 @@ export async function setupFork(
   accounts: readonly TestAccount[],
   addresses: ForkAddresses,
   forkTimestamp: bigint,
-  log: (line: string) => void = () => {},
+  log: Logger = silentLogger(),
 ): Promise<ForkContracts> {
   const operator = accounts[0];
   if (!operator) throw new Error('a fork needs the operator account');
@@ -34,7 +35,7 @@ export async function setupFork(
   const { tickLens: _notUsed, ...exchangeAddresses } = addresses.exchange;
   try {
     const check = await checkExchange(client, exchangeAddresses);
-    for (const line of check.unchecked) log(`fork: not checked: ${line}`);
+    for (const line of check.unchecked) log.warn(`fork: not checked: ${line}`);
   } catch (error) {
     if (!(error instanceof ExchangeCheckError)) throw error;
     throw new ForkError(

@@ -9,6 +9,7 @@ import {
   toHex,
 } from 'viem';
 import type { ForkInfo } from '../../../src-shared/appChannelTypes';
+import { type Logger, silentLogger } from '../../log/createLogger';
 import type { DevnetJournal, JournalEntry } from '../../store/devnetJournal';
 import { FORK_CHAIN_ID } from '../networks';
 import { BSC_FEE_SETTINGS, withBscFees } from './bscFees';
@@ -66,7 +67,7 @@ export interface Devnet {
 export interface DevnetOptions {
   /** Where user blocks are recorded and replayed from; without it nothing survives a restart. */
   journal?: DevnetJournal;
-  log?: (line: string) => void;
+  log?: Logger;
   /** Wall clock in seconds, replaceable in tests. */
   now?: () => number;
   /** Runs as a fork of another chain (a rehearsal) instead of the empty devnet. */
@@ -86,7 +87,7 @@ interface BlockHeader {
  * the 20 test accounts funded, and every block users made on earlier runs replayed from the journal.
  */
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const log = options.log ?? (() => {});
+  const log = options.log ?? silentLogger();
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const accounts = testAccounts();
   const operator = accounts[0];
@@ -169,7 +170,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       try {
         listener(blockNumber);
       } catch (error) {
-        log(`devnet block listener failed: ${String(error)}`);
+        log.error(`devnet block listener failed: ${String(error)}`);
       }
     }
   }
@@ -182,21 +183,21 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       if (entry.blockHash !== null && mined.blockHash !== entry.blockHash) replay.mismatches++;
     } catch (error) {
       replay.mismatches++;
-      log(`devnet replay: block ${replay.blocks + 1} could not be rebuilt: ${String(error)}`);
+      log.warn(`devnet replay: block ${replay.blocks + 1} could not be rebuilt: ${String(error)}`);
     }
     replay.blocks++;
   }
-  if (replay.blocks > 0) log(`devnet: replayed ${replay.blocks} blocks from the journal`);
-  if (replay.mismatches > 0) log(`devnet: ${replay.mismatches} replayed blocks differ from the recorded ones`);
+  if (replay.blocks > 0) log.info(`devnet: replayed ${replay.blocks} blocks from the journal`);
+  if (replay.mismatches > 0) log.warn(`devnet: ${replay.mismatches} replayed blocks differ from the recorded ones`);
   const otherForks = options.journal?.foreignForks(fingerprint) ?? [];
   for (const other of otherForks) {
-    log(
+    log.info(
       `devnet: ${other.entries} journal entries belong to a rehearsal forked from ${maskedUrl(other.url)} at block ${other.block}; kept, not replayed (start with that --fork URL and --fork-block ${other.block} to go back to it)`,
     );
   }
   const otherBuilds = replay.foreign - otherForks.reduce((sum, other) => sum + other.entries, 0);
   if (otherBuilds > 0) {
-    log(`devnet: ${otherBuilds} journal entries were made on another devnet build; kept, not replayed`);
+    log.info(`devnet: ${otherBuilds} journal entries were made on another devnet build; kept, not replayed`);
   }
 
   const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -250,7 +251,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     try {
       write();
     } catch (error) {
-      log(`devnet: ${consequence}: ${reason(error)}`);
+      log.warn(`devnet: ${consequence}: ${reason(error)}`);
     }
   }
 

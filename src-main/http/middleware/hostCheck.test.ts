@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { expect, it } from 'vitest';
+import { silentLogger } from '../../log/createLogger';
 import { errorHandler } from '../errorHandler';
 import { hostCheck } from './hostCheck';
 
 const app = new Hono();
 app.use('*', hostCheck());
 app.get('/', (c) => c.text('ok'));
-app.onError(errorHandler(() => {}));
+app.onError(errorHandler(silentLogger()));
 
 const statusFor = async (host: string) => (await app.request('http://x/', { headers: { host } })).status;
 

@@ -4,6 +4,7 @@ import type { AppInfo, SavedAppSettings } from '../../../src-shared/appChannelTy
 import { formatExact } from '../../../src-shared/format/numbers';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
+import { CopyButton } from '../referrals/CopyButton';
 import { FundButton } from '../shell/RehearsalBanner';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
@@ -51,6 +52,21 @@ function RunningNow({ info }: { info: AppInfo }) {
         )}
         <Row label="Data">
           <code className="text-xs">{info.dataDir}</code>
+        </Row>
+        <Row label="Log file">
+          {info.logFile ? (
+            // Where to find the log to attach to a bug report.
+            <span className="inline-flex flex-wrap items-center justify-end gap-2">
+              <code className="text-xs" data-testid="app-log-file">
+                {info.logFile}
+              </code>
+              <CopyButton text={info.logFile} testId="app-log-file-copy" />
+            </span>
+          ) : (
+            <span className="text-muted" data-testid="app-log-file">
+              none: this run logs to its terminal only (start it with --log-file FILE to keep one)
+            </span>
+          )}
         </Row>
         <Row label="Rate limits on loopback">
           {info.rateLimits ? 'on (120 quotes, 60 builds a minute per client)' : 'off'}
