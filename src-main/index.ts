@@ -66,8 +66,12 @@ function openWindow(): void {
   if (!running || closing) return;
   const page = pendingLink ?? '/';
   pendingLink = null;
-  const appUrl = process.env.ELECTRON_RENDERER_URL ?? `${running.origin}/`;
-  createMainWindow({ apiBase: running.url, appUrl: new URL(page, appUrl).toString() });
+  const devServer = process.env.ELECTRON_RENDERER_URL;
+  const appUrl = devServer ?? `${running.origin}/`;
+  // Under `npm run dev` the page comes from electron-vite's dev server, which forwards /api to the service: the page
+  // calls its own origin, as the service allows no other.
+  const apiBase = devServer ? new URL(new URL(running.url).pathname, devServer).toString() : running.url;
+  createMainWindow({ apiBase, appUrl: new URL(page, appUrl).toString() });
 }
 
 /** Opens the page a link of the app's scheme names, in the window (or as the window opens); other links are ignored. */

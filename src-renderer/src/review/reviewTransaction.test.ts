@@ -1,6 +1,5 @@
 import { maxUint256 } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { reviewTransaction } from './reviewTransaction';
 import {
   erc20ApproveTx,
   KNOWN,
@@ -12,6 +11,7 @@ import {
   TOKEN,
   WALLET,
 } from '../../../src-shared/inspect/testVectors';
+import { reviewTransaction } from './reviewTransaction';
 
 const SETTINGS = {
   apiVersion: 1,
