@@ -519,6 +519,19 @@ describe("the real Ethereum app's recorded exchanges", () => {
     expect((failure as LedgerError).toSignerError().code).toBe(code);
   });
 
+  it("keeps the device's own answer under the refusal, down to the error the Signers report", async () => {
+    const transport = new TranscriptTransport(readTranscript('buy-chain56-rejected'));
+    const failure = await createLedgerSigner({ transport, path: inputs.path })
+      .signTransaction(tx)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(LedgerError);
+    // What hw-transport threw for the status word the real app answered, kept for the log.
+    expect((failure as LedgerError).cause).toMatchObject({ statusCode: 0x6985 });
+    const reported = ledgerAccess(async () => transport as never).toSignerError(failure);
+    expect(reported).toMatchObject({ code: 'LEDGER_REJECTED' });
+    expect(reported?.cause).toBe(failure);
+  });
+
   it('fails the replay on any APDU the real app did not get', async () => {
     const transport = new TranscriptTransport(readTranscript('buy-chain56-approved'));
     const failure = await createLedgerSigner({ transport, path: inputs.path })
