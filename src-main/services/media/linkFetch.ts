@@ -2,8 +2,8 @@ import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dn
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { addressRange } from '../core/media/addressRange';
-import { ServiceError, type ServiceErrorOptions } from '../core/serviceError';
+import { addressRange } from '../../../src-shared/net/addressRange';
+import { ServiceError, type ServiceErrorOptions } from '../../core/serviceError';
 
 /** Every address a host name resolves to, as DNS answers (the system resolver by default; tests inject their own). */
 export type ResolveHost = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
