@@ -30,6 +30,21 @@ describe('describeCauses', () => {
     ]);
   });
 
+  it("shows viem's short message and details, not the full one that repeats the RPC URL", () => {
+    const rpc = Object.assign(
+      new Error('HTTP request failed.\n\nURL: https://bsc.example/SECRETKEY\nRequest body: {}'),
+      {
+        name: 'HttpRequestError',
+        shortMessage: 'HTTP request failed.',
+        details: 'fetch failed',
+      },
+    );
+    const described = describeCauses(new ApiError('INTERNAL', 'failed', { cause: rpc }));
+    expect(described).toContain('caused by HttpRequestError: HTTP request failed. (fetch failed)');
+    expect(described).not.toContain('SECRETKEY');
+    expect(describeCauses(rpc)).not.toContain('SECRETKEY');
+  });
+
   it('stops at a cycle, and describes what is not an Error', () => {
     const a = new Error('a');
     const b = new Error('b', { cause: a });

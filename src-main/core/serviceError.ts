@@ -23,20 +23,31 @@ export class ServiceError extends Error {
 const MAX_CAUSES = 8;
 
 /**
- * An error and the causes under it, one per line, for a log: the first line is the error's stack (or message), each
- * further line the next cause's name and message. Never for a caller: it may name files, addresses and node answers.
+ * An error and the causes under it, for a log: the error's name and message with its stack frames, then one line per
+ * cause down the chain. Never for a caller: it may name files, addresses and node answers. An error that carries a
+ * `shortMessage` (viem's) is shown by it and its `details`: its full message repeats the request and the RPC URL,
+ * which may hold an API key.
  *
  * @example describeCauses(new ApiError('INTERNAL', 'failed', { cause: new Error('disk full') }))
  * // 'ApiError: failed\n    at …\n  caused by Error: disk full'
  */
 export function describeCauses(error: unknown): string {
-  const lines = [error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error)];
+  const frames = error instanceof Error ? (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)) : [];
+  const lines = [summary(error), ...frames];
   const seen = new Set<unknown>([error]);
   let cause = error instanceof Error ? error.cause : undefined;
   while (cause !== undefined && !seen.has(cause) && seen.size <= MAX_CAUSES) {
     seen.add(cause);
-    lines.push(`  caused by ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+    lines.push(`  caused by ${summary(cause)}`);
     cause = cause instanceof Error ? cause.cause : undefined;
   }
   return lines.join('\n');
+}
+
+/** One line for one error: its name and message, the short form where there is one. */
+function summary(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { shortMessage, details } = error as { shortMessage?: unknown; details?: unknown };
+  if (typeof shortMessage !== 'string') return `${error.name}: ${error.message}`;
+  return `${error.name}: ${shortMessage}${typeof details === 'string' && details !== '' ? ` (${details})` : ''}`;
 }
