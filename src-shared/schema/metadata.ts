@@ -124,7 +124,7 @@ const telegram = link('telegram', 'a Telegram username such as @name, or an http
  * (`tokenDetailsSchema.shape.x`), for metadata written elsewhere whose bad details are simply left out.
  *
  * @example tokenDetailsSchema.parse({ x: '@moon', telegram: 'moon_chat' })
- * // { x: 'https://x.com/moon', telegram: 'https://t.me/moon_chat', description: undefined, website: undefined }
+ * // { x: 'https://x.com/moon', telegram: 'https://t.me/moon_chat' } (a detail sent blank is there as undefined)
  */
 export const tokenDetailsSchema = z.object({ description, website, x, telegram });
 
