@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { isIP } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { type AddressRange, addressRange, isLoopbackName, isNonPublicAddress } from './addressRange';
 
 describe('addressRange', () => {
