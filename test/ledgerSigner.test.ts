@@ -1,5 +1,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type Address,
   concat,
@@ -36,8 +39,10 @@ import {
   listLedgerAddresses,
 } from '../src-main/signer/ledger/ledgerSigner';
 import { type LedgerTransportOpener, openLedgerTransport } from '../src-main/signer/ledger/openLedgerTransport';
+import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import type { SignableTransaction } from '../src-main/signer/signer';
-import type { SignerErrorCode } from '../src-main/signer/signerError';
+import { SignerError, type SignerErrorCode } from '../src-main/signer/signerError';
+import { Signers } from '../src-main/signer/signers';
 import { EMULATED_MAX_MESSAGE_BYTES, LedgerEmulator, type LedgerEmulatorState } from './support/ledgerEmulator';
 import { readTranscript, TranscriptTransport, transcriptInputs } from './support/ledgerTranscript';
 import { startTestService, type TestService } from './support/startTestService';
@@ -369,6 +374,27 @@ describe('opening the USB transport', () => {
   });
 });
 
+describe('a refusal on the device, as the app reports it', () => {
+  it("keeps the LedgerError and the status word under the Signers' LEDGER_REJECTED, for the log", async () => {
+    const emulator = new LedgerEmulator();
+    const signers = new Signers(
+      mkdtempSync(join(tmpdir(), 'ledger-cause-')),
+      passphraseCipher({ n: 2 ** 10, r: 8, p: 1 }),
+      ledgerAccess(async () => emulator),
+    );
+    await signers.useLedger(legacyPath(0));
+    emulator.state = 'reject-next';
+    const refused = await signers.signMessage('no').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SignerError);
+    expect(refused).toMatchObject({ code: 'LEDGER_REJECTED' });
+    const ledgerFailure = (refused as SignerError).cause;
+    expect(ledgerFailure).toBeInstanceOf(LedgerError);
+    expect(ledgerFailure).toMatchObject({ reason: 'rejected', statusCode: 0x6985 });
+    // What the transport threw for the device's answer, under that.
+    expect((ledgerFailure as LedgerError).cause).toMatchObject({ statusCode: 0x6985 });
+  });
+});
+
 describe('blind signing, known before the first transaction', () => {
   it('reads the Ethereum app configuration: blind signing off on a new device, on once the person enables it', async () => {
     const emulator = new LedgerEmulator();
@@ -517,6 +543,19 @@ describe("the real Ethereum app's recorded exchanges", () => {
     expect(transport.finished).toBe(true);
     expect(failure).toMatchObject({ reason });
     expect((failure as LedgerError).toSignerError().code).toBe(code);
+  });
+
+  it("keeps the device's own answer under the refusal, down to the error the Signers report", async () => {
+    const transport = new TranscriptTransport(readTranscript('buy-chain56-rejected'));
+    const failure = await createLedgerSigner({ transport, path: inputs.path })
+      .signTransaction(tx)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(LedgerError);
+    // What hw-transport threw for the status word the real app answered, kept for the log.
+    expect((failure as LedgerError).cause).toMatchObject({ statusCode: 0x6985 });
+    const reported = ledgerAccess(async () => transport as never).toSignerError(failure);
+    expect(reported).toMatchObject({ code: 'LEDGER_REJECTED' });
+    expect(reported?.cause).toBe(failure);
   });
 
   it('fails the replay on any APDU the real app did not get', async () => {

@@ -15,7 +15,8 @@ import type { AppEnv } from '../src-main/http/env';
 import { errorHandler, notFound } from '../src-main/http/errorHandler';
 import { MEDIA_UPLOAD_PATH, mediaRoute, mediaServeRoute } from '../src-main/http/routes/mediaRoute';
 import { lineLogger } from '../src-main/log/createLogger';
-import { canonicalJson, checkTokenDetails, MAX_IMAGE_BYTES, MediaStore } from '../src-main/services/mediaStore';
+import { canonicalJson, checkTokenDetails } from '../src-main/services/media/tokenMetadata';
+import { MAX_IMAGE_BYTES, MediaStore } from '../src-main/services/mediaStore';
 
 // 1x1 images, each a complete file its format's decoders accept (checked with file(1) and, for the PNG, its CRCs).
 const b64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));

@@ -8,7 +8,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { rawCid } from '../src-main/core/media/cid';
-import type { ResolveHost } from '../src-main/services/linkFetch';
+import type { ResolveHost } from '../src-main/services/media/linkFetch';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../src-main/core/errors';
 import { rawCid } from '../src-main/core/media/cid';
-import type { ResolveHost } from '../src-main/services/linkFetch';
+import type { ResolveHost } from '../src-main/services/media/linkFetch';
 import { MediaStore, type MediaStoreOptions } from '../src-main/services/mediaStore';
 
 const PNG = new Uint8Array(

@@ -4,6 +4,8 @@
  * Codes, statuses and retry flags are the spec's (`spec/api-v1.md`, section Errors) and never change.
  */
 
+import { ServiceError } from './serviceError';
+
 export interface ErrorEntry {
   readonly status: number;
   readonly retry: boolean;
@@ -464,7 +466,7 @@ export interface ApiErrorOptions {
  *
  * @example throw new ApiError('INVALID_ADDRESS', 'wallet is not an address', { field: 'wallet' })
  */
-export class ApiError extends Error {
+export class ApiError extends ServiceError {
   readonly code: ErrorCode;
   readonly status: number;
   readonly retry: boolean;
@@ -474,7 +476,7 @@ export class ApiError extends Error {
   readonly retryAfterSeconds?: number;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, { cause: options.cause });
     this.name = 'ApiError';
     this.code = code;
     this.status = ERRORS[code].status;

@@ -2,11 +2,13 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../core/errors';
+import { describeCauses } from '../core/serviceError';
 import type { Logger } from '../log/createLogger';
 
 /**
  * Turns anything thrown while answering into the spec's Error object. Our own errors keep their code; anything else
- * is INTERNAL, logged with its cause, and never shows the caller a stack trace.
+ * is INTERNAL, logged with its cause chain. The caller sees only the code, message, fix and field: never a cause or a
+ * stack trace.
  */
 export function errorHandler(log: Logger) {
   return (error: Error, c: Context) => {
@@ -18,10 +20,14 @@ export function errorHandler(log: Logger) {
     } else if (error instanceof HTTPException && /JSON/i.test(error.message)) {
       apiError = new ApiError('INVALID_JSON', 'the body is not valid JSON');
     } else {
-      log.error(`INTERNAL ${c.req.method} ${c.req.path}: ${error.stack ?? String(error)}`);
       apiError = new ApiError('INTERNAL', 'the server failed while answering; nothing was sent', { cause: error });
     }
-    if (apiError.cause !== undefined && apiError.code !== 'INTERNAL') {
+    if (apiError.code === 'INTERNAL') {
+      // The whole chain, down to what the node, the disk or the device said: the log is where a cause is read.
+      log.error(
+        `INTERNAL ${c.req.method} ${c.req.path}: ${describeCauses(apiError === error ? error : apiError.cause)}`,
+      );
+    } else if (apiError.cause !== undefined) {
       log.warn(
         `${apiError.code} ${c.req.method} ${c.req.path}: ${String((apiError.cause as Error)?.message ?? apiError.cause)}`,
       );

@@ -4,8 +4,8 @@ import { ApiError } from '../core/errors';
 import { IndexStore } from '../store/indexStore';
 import { openDatabase } from '../store/openDatabase';
 import { LaunchImages, launchDetailsOf } from './launchImages';
-import { LinkFetchError } from './linkFetch';
-import { ThirdPartyFetchesOff } from './mediaStore';
+import { ThirdPartyFetchesOff } from './media/guardedFetch';
+import { LinkFetchError } from './media/linkFetch';
 
 const address = (n: number) => pad(toHex(n), { size: 20 }) as Address;
 const CID = 'bafkreihxercxzewntg6xtowdlz7k6av427s3qdd6taeontiuhsnz7bi4am';

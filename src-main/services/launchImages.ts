@@ -1,8 +1,10 @@
+import { tokenDetailsSchema } from '../../src-shared/schema/metadata';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { LaunchDetails } from '../store/indexStore';
 import type { Db } from '../store/openDatabase';
 import { CoalescedRun } from './coalescedRun';
-import { checkTokenDetails, linkFailureKind, type MediaStore } from './mediaStore';
+import { linkFailureKind } from './media/guardedFetch';
+import type { MediaStore } from './mediaStore';
 
 /** Tries before a launch whose metadata cannot be reached is shown without a logo for good. */
 const MAX_ATTEMPTS = 6;
@@ -161,12 +163,9 @@ export class LaunchImages {
 export function launchDetailsOf(metadata: Record<string, unknown>): LaunchDetails {
   const details: LaunchDetails = {};
   for (const key of ['description', 'website', 'x', 'telegram'] as const) {
-    try {
-      const checked = checkTokenDetails({ [key]: metadata[key] });
-      if (checked[key] !== undefined) details[key] = checked[key];
-    } catch {
-      // An invalid detail is left out; the others still show.
-    }
+    // An invalid detail is left out; the others still show.
+    const checked = tokenDetailsSchema.shape[key].safeParse(metadata[key]);
+    if (checked.success && checked.data !== undefined) details[key] = checked.data;
   }
   return details;
 }

@@ -156,7 +156,9 @@ export class TransactionSender {
       await this.broadcast(raw);
     } catch (cause) {
       this.store.failed(id, messageOf(cause));
-      throw new WalletError('SEND_FAILED', `The node refused the transaction: ${messageOf(cause)}`, 'Check the RPC.');
+      throw new WalletError('SEND_FAILED', `The node refused the transaction: ${messageOf(cause)}`, 'Check the RPC.', {
+        cause,
+      });
     }
     const key = wallet.toLowerCase();
     if (nonce + 1 > (this.sentNonces.get(key)?.next ?? 0))
@@ -274,12 +276,14 @@ export class TransactionSender {
           'SEND_FAILED',
           `It would fail on chain now: ${messageOf(cause)}`,
           'Nothing was signed. Build it again; check the balance and the approvals.',
+          { cause },
         );
       }
       throw new WalletError(
         'CHAIN_UNREACHABLE',
         `Could not prepare the transaction from the chain: ${messageOf(cause)}`,
         'Check the RPC URL in Settings, then try again.',
+        { cause },
       );
     }
   }

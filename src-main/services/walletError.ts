@@ -1,3 +1,5 @@
+import { ServiceError, type ServiceErrorOptions } from '../core/serviceError';
+
 /** Why the app could not sign or send what the person asked; `code` is stable, `message` and `fix` are for people. */
 export type WalletErrorCode =
   | 'INVALID_INPUT'
@@ -11,13 +13,14 @@ export type WalletErrorCode =
   | 'SEND_FAILED'
   | 'UNKNOWN_ACTIVITY';
 
-export class WalletError extends Error {
+export class WalletError extends ServiceError {
   constructor(
     readonly code: WalletErrorCode,
     message: string,
     readonly fix?: string,
+    options: ServiceErrorOptions = {},
   ) {
-    super(message);
+    super(message, options);
     this.name = 'WalletError';
   }
 }

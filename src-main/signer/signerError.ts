@@ -1,3 +1,5 @@
+import { ServiceError, type ServiceErrorOptions } from '../core/serviceError';
+
 /** Why the app's signer could not do what was asked; `code` is stable, `message` and `fix` are for the person. */
 export type SignerErrorCode =
   | 'NO_SIGNER'
@@ -18,16 +20,16 @@ export type SignerErrorCode =
   | 'LEDGER_FAILED';
 
 /** `retry`: the same request can succeed later unchanged (the spec's meaning), as a Ledger busy with another program. */
-export class SignerError extends Error {
+export class SignerError extends ServiceError {
   readonly retry: boolean;
 
   constructor(
     readonly code: SignerErrorCode,
     message: string,
     readonly fix?: string,
-    options: { retry?: boolean } = {},
+    options: { retry?: boolean } & ServiceErrorOptions = {},
   ) {
-    super(message);
+    super(message, { cause: options.cause });
     this.name = 'SignerError';
     this.retry = options.retry ?? false;
   }

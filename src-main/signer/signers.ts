@@ -130,7 +130,9 @@ export class Signers {
       secret = this.cipher.open(this.record.sealed, passphrase);
     } catch (cause) {
       if (cause instanceof WrongPassphraseError) {
-        throw new SignerError('WRONG_PASSPHRASE', 'The passphrase does not open the stored key.', 'Type it again.');
+        throw new SignerError('WRONG_PASSPHRASE', 'The passphrase does not open the stored key.', 'Type it again.', {
+          cause,
+        });
       }
       throw cause;
     }

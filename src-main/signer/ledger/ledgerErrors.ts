@@ -1,3 +1,4 @@
+import { ServiceError } from '../../core/serviceError';
 import { SignerError, type SignerErrorCode } from '../signerError';
 
 /** Why the Ledger did not do what was asked, in the terms a person can act on. */
@@ -78,7 +79,7 @@ const SIGNER_CODES: Record<LedgerReason, SignerErrorCode> = {
 const RETRYABLE: ReadonlySet<LedgerReason> = new Set(['busy']);
 
 /** A Ledger failure with its `reason`, a `message` and a `fix` for the person; `statusCode` when the device answered one. */
-export class LedgerError extends Error {
+export class LedgerError extends ServiceError {
   override readonly name = 'LedgerError';
   readonly fix: string;
   readonly statusCode: number | undefined;
@@ -97,9 +98,9 @@ export class LedgerError extends Error {
     return RETRYABLE.has(this.reason);
   }
 
-  /** The same failure as the Signers report it, with the stable LEDGER_* code. */
+  /** The same failure as the Signers report it, with the stable LEDGER_* code; this error stays under it as its cause. */
   toSignerError(): SignerError {
-    return new SignerError(SIGNER_CODES[this.reason], this.message, this.fix, { retry: this.retry });
+    return new SignerError(SIGNER_CODES[this.reason], this.message, this.fix, { retry: this.retry, cause: this });
   }
 }
 

@@ -40,5 +40,9 @@ it('seals with the OS keychain in the desktop app, and refuses when the keychain
   expect(cipher.needsPassphrase).toBe(false);
   expect(cipher.open(sealed)).toEqual(SECRET);
   expect(() => cipher.open({ kind: 'os-keychain', blob: 'AAAA' })).toThrow(WrongPassphraseError);
+  // The keychain's own reason stays under the refusal, for the log.
+  expect(() => cipher.open({ kind: 'os-keychain', blob: 'AAAA' })).toThrow(
+    expect.objectContaining({ cause: expect.objectContaining({ message: 'not ours' }) }),
+  );
   expect(() => keychainCipher({ ...keychain, isEncryptionAvailable: () => false }).seal(SECRET)).toThrow();
 });

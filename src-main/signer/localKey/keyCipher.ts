@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { ServiceError, type ServiceErrorOptions } from '../../core/serviceError';
 
 /** A sealed secret as it lies on disk: JSON-safe, no secret in the clear. */
 export type SealedSecret =
@@ -28,9 +29,9 @@ export interface KeyCipher {
   open(sealed: SealedSecret, passphrase?: string): Uint8Array;
 }
 
-export class WrongPassphraseError extends Error {
-  constructor() {
-    super('The passphrase does not open the stored key.');
+export class WrongPassphraseError extends ServiceError {
+  constructor(options: ServiceErrorOptions = {}) {
+    super('The passphrase does not open the stored key.', options);
     this.name = 'WrongPassphraseError';
   }
 }
@@ -105,8 +106,9 @@ export function keychainCipher(keychain: OsKeychain): KeyCipher {
       if (sealed.kind !== 'os-keychain') throw new WrongPassphraseError();
       try {
         return new Uint8Array(Buffer.from(keychain.decryptString(Buffer.from(sealed.blob, 'base64')), 'hex'));
-      } catch {
-        throw new WrongPassphraseError();
+      } catch (cause) {
+        // The keychain's own reason (locked, another user's, unavailable) is worth a log line; it holds no secret.
+        throw new WrongPassphraseError({ cause });
       }
     },
   };

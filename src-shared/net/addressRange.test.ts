@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { type AddressRange, addressRange } from './addressRange';
+import { type AddressRange, addressRange, isLoopbackName, isNonPublicAddress } from './addressRange';
 
 describe('addressRange', () => {
   it('names every range a link could use to reach this machine, its network or a metadata service', () => {
@@ -57,5 +58,38 @@ describe('addressRange', () => {
     for (const address of ['2606:4700:4700::1111', '[2a00:1450:4001:82b::200e]', '::ffff:8.8.8.8', '2002:808:808::']) {
       expect(addressRange(address), address).toBe('public');
     }
+  });
+});
+
+describe('host names of links', () => {
+  it('knows the names of this machine by their text', () => {
+    for (const host of ['localhost', 'LOCALHOST', 'api.localhost', '127.0.0.1', '127.1.2.3', '[::1]']) {
+      expect(isLoopbackName(host), host).toBe(true);
+    }
+    for (const host of ['localhost.example', 'mylocalhost', '128.0.0.1', '[::2]', 'example.com']) {
+      expect(isLoopbackName(host), host).toBe(false);
+    }
+  });
+
+  it('calls an address in a URL non-public exactly when it is an IP address outside the public range', () => {
+    const links = [
+      'https://10.0.0.1/',
+      'https://0x7f.1/',
+      'https://[fd00:ec2::254]/',
+      'https://[::ffff:a9fe:a9fe]/',
+      'https://8.8.8.8/',
+      'https://[2606:4700::1111]/',
+      'https://example.com/',
+      'https://1.2.3.4./',
+      'https://127.1/',
+    ];
+    for (const link of links) {
+      const { hostname } = new URL(link);
+      const literal = hostname.replace(/^\[|\]$/g, '');
+      // What the server checked with node:net before this moved to shared code: the same answer for every URL host.
+      expect(isNonPublicAddress(hostname), link).toBe(isIP(literal) !== 0 && addressRange(literal) !== 'public');
+    }
+    expect(isNonPublicAddress('example.com')).toBe(false);
+    expect(isNonPublicAddress('[fd00::1]')).toBe(true);
   });
 });

@@ -138,3 +138,30 @@ function parseV6(text: string): Uint8Array | null {
   });
   return bytes;
 }
+
+/**
+ * Whether a URL's host names this machine by itself: localhost (and its subdomains), an address of 127/8 or [::1].
+ * Names are checked again where a fetch connects, against what they resolve to; this is the check of the text.
+ *
+ * @example isLoopbackName('api.localhost') // true
+ */
+export function isLoopbackName(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+/**
+ * Whether a URL's host is an IP address (IPv6 in brackets) that is not a public one. A name is not an address:
+ * false, whatever it resolves to.
+ *
+ * @example isNonPublicAddress('[fd00:ec2::254]') // true
+ */
+export function isNonPublicAddress(hostname: string): boolean {
+  const range = addressRange(hostname);
+  return range !== 'invalid' && range !== 'public';
+}

@@ -2,7 +2,8 @@ import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dn
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { addressRange } from '../core/media/addressRange';
+import { addressRange } from '../../../src-shared/net/addressRange';
+import { ServiceError, type ServiceErrorOptions } from '../../core/serviceError';
 
 /** Every address a host name resolves to, as DNS answers (the system resolver by default; tests inject their own). */
 export type ResolveHost = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
@@ -16,13 +17,13 @@ export const systemResolve: ResolveHost = (hostname) => dns.lookup(hostname, { a
  */
 export type LinkFailure = 'forbidden' | 'unreachable' | 'status' | 'too-large' | 'redirects' | 'bad-redirect';
 
-export class LinkFetchError extends Error {
+export class LinkFetchError extends ServiceError {
   constructor(
     readonly failure: LinkFailure,
     message: string,
     /** The HTTP status for `status`, the refused target for `bad-redirect`. */
     readonly detail?: string | number,
-    options?: { cause?: unknown },
+    options?: ServiceErrorOptions,
   ) {
     super(message, options);
     this.name = 'LinkFetchError';
