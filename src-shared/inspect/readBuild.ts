@@ -1,8 +1,9 @@
 import type { Address, Hex } from 'viem';
+import type { UnsignedTx } from '../schema/unsignedTx';
 import type { Check } from './checkTransaction';
 import type { Expectation, StepName, TradeExpectation } from './expectation';
 import { type KnownContracts, sameAddress, type TokenInfos } from './knownContracts';
-import { readUnsignedTx, type UnsignedTx } from './unsignedTx';
+import { readUnsignedTx } from './unsignedTx';
 
 export type BuildKind = 'trade' | 'launch' | 'claim' | 'unsigned';
 

@@ -27,6 +27,9 @@ export const UnsignedTxSchema = z
 
 export type UnsignedTx = z.output<typeof UnsignedTxSchema>;
 
+/** The same as it comes over the wire, before it is read: what a build answer's type says of it. */
+export type UnsignedTxJson = z.input<typeof UnsignedTxSchema>;
+
 /** The same transaction inside main, its amounts as bigints (what the sender fills and signs). */
 export interface UnsignedTxWei extends Omit<UnsignedTx, 'value' | 'gas'> {
   value: bigint;
