@@ -57,8 +57,8 @@ export const TradeQuoteSchema = z
       feeTier: z.number().int(),
       pair: z.object({ address: AddressSchema, decimals: z.number().int(), symbol: z.string() }),
     }),
-    side: z.enum(['buy', 'sell']),
-    exact: z.enum(['in', 'out']),
+    side: TradeSideSchema,
+    exact: ExactSchema,
     slippageBps: z.number().int(),
     pay: AmountSchema.meta({ description: 'what is spent (for a buy, site fee included)' }),
     receive: AmountSchema.meta({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AddressSchema, CostSchema } from './common';
-import { TradeQuoteSchema } from './quote';
+import { ExactSchema, TradeQuoteSchema } from './quote';
 import { StepSchema, UnsignedTxSchema } from './unsignedTx';
 
 /** POST /build/buy and /build/sell's body. */
@@ -8,7 +8,7 @@ export const TradeBodySchema = z.object({
   wallet: z.string().meta({ description: 'the wallet that will sign and send' }),
   token: z.string(),
   amount: z.string().meta({ description: 'exact in: what is spent; exact out: what is received (whole units)' }),
-  exact: z.enum(['in', 'out']).optional(),
+  exact: ExactSchema.optional(),
   slippageBps: z.number().int().optional().meta({ description: '1 to 5000, default 50' }),
   referrer: z.string().nullable().optional().meta({
     description: 'paid the referral cut inside the trade; null for nobody',
