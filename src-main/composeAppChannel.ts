@@ -65,6 +65,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     signers,
     sender,
     activity,
+    log: options.log.child({ component: 'appChannel' }),
     market: {
       async dollars() {
         const { wbnb, usdt } = chain.addresses;

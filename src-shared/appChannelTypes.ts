@@ -4,11 +4,14 @@
  * renderer reads them, so the renderer needs nothing from src-main.
  */
 
+import type { z } from 'zod';
+import type { AppSettingsSchema, NETWORK_NAMES } from './schema/appChannel';
+
 type Address = `0x${string}`;
 type Hex = `0x${string}`;
 
 /** `fork`: the embedded EVM forked from another chain (a rehearsal), under a chain id of its own. */
-export type NetworkName = 'devnet' | 'testnet' | 'mainnet' | 'fork';
+export type NetworkName = (typeof NETWORK_NAMES)[number];
 
 /** What a rehearsal forked: the source chain, where, and through which RPC. */
 export interface ForkInfo {
@@ -24,7 +27,7 @@ export interface ForkInfo {
   contracts: 'found' | 'deployed';
 }
 
-/** Every operation the channel takes; main validates each one's input with its own zod schema. */
+/** Every operation the channel takes; main validates each one's input with its schema in schema/appChannel.ts. */
 export const APP_OPERATIONS = [
   'app.info',
   'signer.status',
@@ -101,23 +104,7 @@ export interface WalletFunded {
 }
 
 /** The settings saved for the next start (app-settings.json); each one missing takes its default. */
-export interface SavedAppSettings {
-  network?: NetworkName;
-  /** The RPC of testnet or mainnet; on `fork`, the RPC of the chain forked. */
-  rpcUrl?: string | null;
-  /** On `fork`: the block to fork from; absent or null to resume the last rehearsal of that RPC, or the head. */
-  forkBlock?: number | null;
-  dataDir?: string | null;
-  rateLimits?: boolean;
-  ledgerTemplate?: 'live' | 'legacy';
-  /**
-   * Whether the app fetches the metadata and logos of launches other people made (default true). Each fetch shows
-   * this computer's IP address to whoever launched; off, those launches show no logo.
-   */
-  thirdPartyFetches?: boolean;
-  /** The public base of shared referral links (an https:// site); absent for the app's own scheme. */
-  publicLinkBase?: string | null;
-}
+export type SavedAppSettings = Partial<z.input<typeof AppSettingsSchema>>;
 
 /** What the Ethereum app on the device says of itself. */
 export interface LedgerConfiguration {

@@ -1,4 +1,7 @@
+import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem } from '../../src-shared/publicLinkBase';
 import { ApiError } from './errors';
+
+export { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem };
 
 /**
  * The pages of the app (its client-side routes), which referral links may point at. `{address}` stands for a 0x
@@ -26,12 +29,6 @@ export function isAppPage(pathname: string): boolean {
   return PATTERNS.some((pattern) => pattern.test(pathname));
 }
 
-/**
- * Where shared links to the app's pages point when no public base is configured: the app's own scheme, which opens
- * the desktop app, never this machine's loopback address (meaningless on anyone else's computer).
- */
-export const DEFAULT_PUBLIC_LINK_BASE = 'launchpad-companion://app';
-
 /** The scheme the desktop app registers with the system, so a shared link opens it (DEFAULT_PUBLIC_LINK_BASE). */
 export const APP_LINK_SCHEME = 'launchpad-companion';
 
@@ -51,30 +48,6 @@ export function appPathOfLink(link: string): string | null {
   if (`${url.protocol}//${url.host}` !== DEFAULT_PUBLIC_LINK_BASE || url.username || url.password) return null;
   const path = url.pathname || '/';
   return isAppPage(path) ? `${path}${url.search}` : null;
-}
-
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)$/i;
-
-/**
- * Why `text` cannot be the public base of shared links, or null when it can: an https:// site (a path prefix allowed,
- * no query or fragment, not a loopback host) or the app's own scheme.
- *
- * @example publicLinkBaseProblem('https://app.example/pad') // null
- * @example publicLinkBaseProblem('http://127.0.0.1:8787') // 'a public link base is an https:// address …'
- */
-export function publicLinkBaseProblem(text: string): string | null {
-  if (text === DEFAULT_PUBLIC_LINK_BASE) return null;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'a public link base is an https:// address, like https://app.example';
-  }
-  if (url.protocol !== 'https:' || url.search || url.hash || url.username || url.password || text.includes('#')) {
-    return 'a public link base is an https:// address with no query or fragment, like https://app.example';
-  }
-  if (LOOPBACK_HOST.test(url.hostname)) return "a public link base cannot be this computer's own address";
-  return null;
 }
 
 /** The public base without a trailing slash, so a page's path is appended to it as is. */

@@ -4,6 +4,7 @@
  * Codes, statuses and retry flags are the spec's (`spec/api-v1.md`, section Errors) and never change.
  */
 
+import { ERROR_CODES, type ErrorCode } from '../../src-shared/schema/errorCodes';
 import { ServiceError } from './serviceError';
 
 export interface ErrorEntry {
@@ -442,11 +443,9 @@ export const ERRORS = {
     cause: 'One transaction fulfils one request: two requests need two transactions.',
     fix: 'Report the hash of the transaction built for this request.',
   },
-} as const satisfies Record<string, ErrorEntry>;
+} as const satisfies Record<ErrorCode, ErrorEntry>;
 
-export type ErrorCode = keyof typeof ERRORS;
-
-export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+export { ERROR_CODES, type ErrorCode };
 
 export interface ApiErrorOptions {
   /** Overrides the table's generic fix with one that names the caller's case. */

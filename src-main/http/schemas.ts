@@ -1,88 +1,18 @@
-import { z } from '@hono/zod-openapi';
-import { ERROR_CODES } from '../core/errors';
+// Loaded for its effect: it gives zod's schemas made from here on their .openapi().
+import '@hono/zod-openapi';
+import { ErrorBodySchema, AddressSchema as SharedAddressSchema } from '../../src-shared/schema/common';
 
-export const AddressSchema = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .openapi({ description: '0x followed by 40 hex digits', example: '0x000000000022D473030F116dDEE9F6B43aC78BA3' });
+/*
+ * The API's schemas live in src-shared/schema, one module per area, so the renderer and the inspector read the wire
+ * with the same ones, their OpenAPI facts in .meta().
+ */
 
-export const WeiSchema = z.string().regex(/^\d+$/).openapi({ description: 'amount in wei, digits only', example: '0' });
-
-export const ErrorBodySchema = z
-  .object({
-    error: z.object({
-      code: z.enum(ERROR_CODES as [string, ...string[]]).openapi({ description: 'stable; what clients act on' }),
-      message: z.string().openapi({ description: 'what was wrong' }),
-      fix: z.string().optional().openapi({ description: 'what to do about it' }),
-      field: z.string().optional().openapi({ description: 'the request field that was wrong' }),
-      detail: z.unknown().optional(),
-    }),
-  })
-  .openapi('Error');
-
-export const SettingsSchema = z
-  .object({
-    apiVersion: z.literal(1),
-    chainId: z.number().int(),
-    network: z.string().openapi({ description: 'devnet (31337), testnet (97) or mainnet (56)' }),
-    contracts: z
-      .object({
-        factory: AddressSchema,
-        router: AddressSchema,
-        permit2: AddressSchema,
-        quoter: AddressSchema,
-        wbnb: AddressSchema,
-        siteFeeRecipient: AddressSchema,
-        referrals: AddressSchema.nullable(),
-      })
-      .catchall(AddressSchema.nullable())
-      .openapi({
-        description:
-          'Extra keys: config (fee rates, launch fee, pause), usdt, pancakeFactory, poolDeployer, swapRouter, positionManager.',
-      }),
-    fees: z.object({
-      siteFeeBps: z.number().int(),
-      referrerBps: z.number().int(),
-      lifetimeReferralBps: z.number().int(),
-    }),
-    launch: z.object({
-      paused: z.boolean(),
-      launchFeeWei: WeiSchema,
-      feeTiers: z.array(z.object({ bps: z.number().int(), label: z.string(), default: z.boolean().optional() })),
-      defaultFeeTier: z.number().int(),
-      defaultSupply: z.string(),
-    }),
-    pairs: z.array(
-      z.object({
-        address: AddressSchema,
-        decimals: z.number().int(),
-        symbol: z.string(),
-        native: z.boolean().optional(),
-      }),
-    ),
-    limits: z.object({
-      tradeDeadlineSeconds: z.number().int(),
-      permitDays: z.number().int(),
-      maxSlippageBps: z.number().int(),
-      defaultSlippageBps: z.number().int(),
-    }),
-  })
-  .openapi('Settings');
-
-export const ErrorListSchema = z
-  .object({
-    errors: z.array(
-      z.object({
-        code: z.string(),
-        status: z.number().int(),
-        meaning: z.string(),
-        cause: z.string().optional(),
-        fix: z.string(),
-        retry: z.boolean(),
-      }),
-    ),
-  })
-  .openapi('ErrorList');
+/**
+ * The shared AddressSchema for the routes that still call `.openapi()` on it (launch, media). zod 4 gives each schema
+ * its methods when it is made, so one made before @hono/zod-openapi extended zod has no `.openapi`: this copy is made
+ * after, whatever the process loaded first.
+ */
+export const AddressSchema = SharedAddressSchema.meta({});
 
 /** Error responses a route documents, by status, all with the one Error object. */
 export function errorResponses(...statuses: number[]) {

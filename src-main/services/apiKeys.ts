@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Address } from 'viem';
+import { MAX_LABEL_CHARS } from '../../src-shared/schema/keys';
 import { ApiError } from '../core/errors';
 import type { Db } from '../store/openDatabase';
 import { storageStep } from './storageStep';
@@ -7,7 +8,6 @@ import { storageStep } from './storageStep';
 /** Every key starts so: the app's prefix, then `live_`, then the secret. */
 export const KEY_PREFIX = 'lpc_live_';
 export const MAX_ACTIVE_KEYS = 10;
-export const MAX_LABEL_CHARS = 64;
 const SECRET_CHARS = 40;
 const KEY_SHAPE = /^lpc_live_[0-9A-Za-z]{40}$/;
 const ID_SHAPE = /^key_[0-9a-f]{16}$/;

@@ -1,5 +1,5 @@
-import { type Address, getAddress, type Hex } from 'viem';
-import { z } from 'zod';
+import { type Address, getAddress } from 'viem';
+import type { z } from 'zod';
 import {
   APP_OPERATIONS,
   type AppInfo,
@@ -7,12 +7,15 @@ import {
   type MarketDollars,
   type WalletFunded,
 } from '../../src-shared/appChannelTypes';
-import { publicLinkBaseProblem } from '../core/appPages';
+import { APP_CHANNEL_INPUTS } from '../../src-shared/schema/appChannel';
+import { toWei } from '../../src-shared/schema/unsignedTx';
+import { describeCauses, ServiceError, type ServiceErrorOptions } from '../core/serviceError';
+import type { Logger } from '../log/createLogger';
 import { SignerError } from '../signer/signerError';
 import type { Signers } from '../signer/signers';
 import type { ActivityStore } from '../store/activityStore';
 import { readAppSettings, writeAppSettings } from '../store/appSettingsFile';
-import type { TransactionSender, UnsignedTx } from './transactionSender';
+import type { TransactionSender } from './transactionSender';
 import { WalletError } from './walletError';
 
 export type { AppInfo, AppOperation };
@@ -31,115 +34,12 @@ export interface AppChannelFailure {
   retry?: boolean;
 }
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an address is 0x and 40 hex digits');
-const wei = z.string().regex(/^\d{1,78}$/, 'a wei amount is a string of digits');
-const label = z.string().min(1).max(200);
-
-const unsignedTx = z.object({
-  chainId: z.number().int().positive(),
-  to: address,
-  data: z
-    .string()
-    .regex(/^0x([0-9a-fA-F]{2})*$/, 'data is 0x and whole bytes of hex')
-    .max(262_146),
-  value: wei,
-  gas: wei.optional(),
-});
-
-const OPERATIONS = {
-  'app.info': z.object({}).strict(),
-  'signer.status': z.object({}).strict(),
-  'signer.importKey': z
-    .object({ privateKey: z.string().max(200), passphrase: z.string().max(1024).optional() })
-    .strict(),
-  'signer.unlock': z.object({ passphrase: z.string().max(1024).optional() }).strict(),
-  'signer.lock': z.object({}).strict(),
-  'signer.forget': z.object({}).strict(),
-  'signer.use': z.object({ kind: z.enum(['local', 'ledger']) }).strict(),
-  'ledger.addresses': z
-    .object({
-      template: z.enum(['live', 'legacy']),
-      from: z.number().int().min(0).max(1_000_000),
-      count: z.number().int().min(1).max(10),
-    })
-    .strict(),
-  'ledger.use': z
-    .object({ path: z.string().regex(/^(\d+'?\/){2,9}\d+'?$/, "a derivation path like 44'/60'/0'/0/0") })
-    .strict(),
-  'tx.prepare': z.object({ tx: unsignedTx }).strict(),
-  'ledger.configuration': z.object({}).strict(),
-  'tx.send': z
-    .object({
-      tx: unsignedTx,
-      prepared: z.string().uuid().optional(),
-      groupId: z.string().uuid().optional(),
-      step: z.string().min(1).max(64),
-      kind: z.string().min(1).max(32),
-      title: label,
-    })
-    .strict(),
-  'tx.wait': z.object({ id: z.string().uuid() }).strict(),
-  'message.sign': z
-    .object({
-      message: z.string().min(1).max(4096),
-      kind: z.string().min(1).max(32),
-      title: label,
-      confirmedUnknown: z.boolean().optional(),
-    })
-    .strict(),
-  'activity.list': z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
-  'settings.get': z.object({}).strict(),
-  'settings.save': z
-    .object({
-      network: z.enum(['devnet', 'testnet', 'mainnet', 'fork']),
-      rpcUrl: z
-        .string()
-        .max(2048)
-        .regex(/^(https?|wss?):\/\/[^\s]+$/, 'an RPC URL starts with http://, https://, ws:// or wss://')
-        .nullable(),
-      forkBlock: z.number().int().min(0).max(1e12).nullable().optional(),
-      dataDir: z.string().min(1).max(4096).nullable(),
-      rateLimits: z.boolean(),
-      ledgerTemplate: z.enum(['live', 'legacy']),
-      thirdPartyFetches: z.boolean().optional(),
-      publicLinkBase: z
-        .string()
-        .max(512)
-        .nullable()
-        .optional()
-        .superRefine((text, ctx) => {
-          const problem = text ? publicLinkBaseProblem(text) : null;
-          if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-        }),
-    })
-    .strict()
-    .refine((s) => s.network === 'devnet' || s.rpcUrl !== null, {
-      message: 'testnet and mainnet need an RPC URL, and a rehearsal the RPC of the chain it forks',
-      path: ['rpcUrl'],
-    })
-    .refine((s) => s.network === 'fork' || s.forkBlock == null, {
-      message: 'a fork block belongs to a rehearsal (network fork) only',
-      path: ['forkBlock'],
-    }),
-  'market.dollars': z.object({}).strict(),
-  'wallet.balance': z.object({ address }).strict(),
-  'wallet.fund': z.object({ address }).strict(),
-} as const satisfies Record<AppOperation, z.ZodType>;
-
-/** A transaction from the page, its amounts as bigints. */
-function unsignedOf(tx: z.infer<typeof unsignedTx>): UnsignedTx {
-  return {
-    chainId: tx.chainId,
-    to: getAddress(tx.to) as Address,
-    data: tx.data as Hex,
-    value: BigInt(tx.value),
-    ...(tx.gas === undefined ? {} : { gas: BigInt(tx.gas) }),
-  };
-}
-
-export class AppChannelError extends Error {
-  constructor(readonly failure: AppChannelFailure) {
-    super(failure.message);
+export class AppChannelError extends ServiceError {
+  constructor(
+    readonly failure: AppChannelFailure,
+    options: ServiceErrorOptions = {},
+  ) {
+    super(failure.message, options);
     this.name = 'AppChannelError';
   }
 }
@@ -157,9 +57,11 @@ export function createAppChannel(deps: {
   market: { dollars(): Promise<MarketDollars>; bnbOf(address: Address): Promise<bigint> };
   /** Sends test BNB from a test account: on the devnet and on a rehearsal only. */
   faucet?: (address: Address) => Promise<WalletFunded>;
+  /** Where a failure's cause (the node's or the device's answer) is written; the window gets only code and fix. */
+  log?: Logger;
 }): AppChannel {
   const { signers, sender, activity, market } = deps;
-  const handlers: { [K in AppOperation]: (input: z.infer<(typeof OPERATIONS)[K]>) => unknown } = {
+  const handlers: { [K in AppOperation]: (input: z.output<(typeof APP_CHANNEL_INPUTS)[K]>) => unknown } = {
     'app.info': () => deps.info,
     'signer.status': () => signers.status(),
     'signer.importKey': ({ privateKey, passphrase }) => signers.importLocalKey(privateKey, passphrase),
@@ -171,8 +73,8 @@ export function createAppChannel(deps: {
       signers.ledgerAddresses(deps.info.ledgerPaths[template], from, count),
     'ledger.use': ({ path }) => signers.useLedger(path),
     'ledger.configuration': () => signers.ledgerConfiguration(),
-    'tx.prepare': ({ tx }) => sender.prepare(unsignedOf(tx)),
-    'tx.send': ({ tx, ...rest }) => sender.signAndSend({ ...rest, tx: unsignedOf(tx) }),
+    'tx.prepare': ({ tx }) => sender.prepare(toWei(tx)),
+    'tx.send': ({ tx, ...rest }) => sender.signAndSend({ ...rest, tx: toWei(tx) }),
     'tx.wait': ({ id }) => sender.wait(id),
     'message.sign': (input) => sender.signMessage(input),
     'activity.list': ({ limit }) => activity.list(limit),
@@ -203,7 +105,7 @@ export function createAppChannel(deps: {
 
   return {
     async invoke(operation, input) {
-      if (!Object.hasOwn(OPERATIONS, operation)) {
+      if (!Object.hasOwn(APP_CHANNEL_INPUTS, operation)) {
         throw new AppChannelError({
           code: 'UNKNOWN_OPERATION',
           message: `The app has no operation ${String(operation).slice(0, 60)}.`,
@@ -211,7 +113,7 @@ export function createAppChannel(deps: {
         });
       }
       const op = operation as AppOperation;
-      const parsed = OPERATIONS[op].safeParse(input ?? {});
+      const parsed = APP_CHANNEL_INPUTS[op].safeParse(input ?? {});
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new AppChannelError({
@@ -225,12 +127,17 @@ export function createAppChannel(deps: {
       } catch (cause) {
         if (cause instanceof SignerError || cause instanceof WalletError) {
           const retry = cause instanceof SignerError && cause.retry;
-          throw new AppChannelError({
-            code: cause.code,
-            message: cause.message,
-            fix: cause.fix,
-            ...(retry && { retry }),
-          });
+          if (cause.cause !== undefined) deps.log?.warn(`${op} ${cause.code}: ${describeCauses(cause)}`);
+          throw new AppChannelError(
+            {
+              code: cause.code,
+              message: cause.message,
+              fix: cause.fix,
+              ...(retry && { retry }),
+            },
+            // The signer's or the wallet's error, and what it kept of the node or the device under it, for the log.
+            { cause },
+          );
         }
         throw cause;
       }

@@ -1,4 +1,5 @@
-import { type Address, encodeFunctionData, type Hex, maxUint160, maxUint256, zeroAddress } from 'viem';
+import { type Address, encodeFunctionData, maxUint160, maxUint256, zeroAddress } from 'viem';
+import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
@@ -11,14 +12,6 @@ import { chainRead } from './chainRead';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
 import type { ReferrerEligibility } from './referrerEligibility';
 import { type DecodedRevert, revertOf, simulateFrom, withMargin } from './simulation';
-
-export interface UnsignedTx {
-  chainId: number;
-  to: Address;
-  data: Hex;
-  value: string;
-  gas?: string;
-}
 
 export interface Step {
   step: 'approve-permit2' | 'approve-router' | 'approve-factory';

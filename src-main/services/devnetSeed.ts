@@ -1,11 +1,12 @@
 import { type Address, type Hex, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import type { Devnet } from '../chain/devnet/startDevnet';
 import { DevStablecoin } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
 import type { Logger } from '../log/createLogger';
-import type { BuildService, UnsignedTx } from './buildService';
+import type { BuildService } from './buildService';
 import type { LaunchService } from './launchService';
 import type { MediaStore } from './mediaStore';
 import type { TokenRegistry } from './tokenRegistry';

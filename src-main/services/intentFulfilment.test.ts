@@ -13,7 +13,7 @@ import {
   USDT,
   WALLET,
 } from '../../src-shared/inspect/testVectors';
-import type { UnsignedTx } from '../../src-shared/inspect/unsignedTx';
+import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import { ApiError } from '../core/errors';
 import { checkFulfilment, type FulfilledRequest, type SentTransaction } from './intentFulfilment';
 

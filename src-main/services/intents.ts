@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';
 import type { LaunchParams } from '../../src-shared/inspect/decodeCall';
 import type { KnownContracts } from '../../src-shared/inspect/knownContracts';
+import { INTENT_KINDS, type IntentKind, type IntentState } from '../../src-shared/schema/intents';
 import type { ChainContext } from '../chain/connectChain';
 import { LaunchFactory } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
@@ -12,9 +13,7 @@ import { type IntentCaller, requireReadAccess, requireWalletAccess, sourceOf } f
 import { checkFulfilment } from './intentFulfilment';
 import { storageStep } from './storageStep';
 
-export const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const;
-export type IntentKind = (typeof INTENT_KINDS)[number];
-export type IntentState = 'pending' | 'built' | 'sent' | 'confirmed' | 'failed';
+export { INTENT_KINDS, type IntentKind, type IntentState };
 
 /**
  * Who asked for a request, and when: an API key (its id, label and wallet as they were then) or the app itself.

@@ -11,6 +11,7 @@ import {
   keccak256,
   zeroAddress,
 } from 'viem';
+import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, LaunchFactory, LaunchToken } from '../chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
@@ -24,7 +25,7 @@ import { simulateSwap } from '../core/swap/simulateSwap';
 import { siteFeeOn } from '../core/trade/siteFee';
 import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
 import { readAddress } from '../core/units/readAddress';
-import type { Step, UnsignedTx } from './buildService';
+import type { Step } from './buildService';
 import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
 import { DollarPrices, type DollarRate, dollarsPerUnit } from './dollarPrices';

@@ -1,6 +1,7 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { type Address, encodeFunctionData, type Hex, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { ReferralVault } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
@@ -10,7 +11,6 @@ import { formatDecimalAmount } from '../core/units/decimalAmount';
 import { readAddress } from '../core/units/readAddress';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { Db } from '../store/openDatabase';
-import type { UnsignedTx } from './buildService';
 import { CoalescedRun } from './coalescedRun';
 import { type IncomeTrade, LifetimeIncome } from './lifetimeIncome';
 import type { SettingsService } from './settingsService';

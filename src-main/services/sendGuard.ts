@@ -1,9 +1,10 @@
 import { type Address, isAddressEqual } from 'viem';
 import { checkChallengeMessage } from '../../src-shared/challengeMessage';
 import { decodeCall } from '../../src-shared/inspect/decodeCall';
+import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ServiceAddresses } from '../chain/connectChain';
 import type { BuiltApprovals } from './builtApprovals';
-import type { SendGuard, UnsignedTx } from './transactionSender';
+import type { SendGuard } from './transactionSender';
 import { WalletError } from './walletError';
 
 /**
@@ -81,7 +82,7 @@ export function knownContractsGuard(
   };
 }
 
-function expectValue(tx: UnsignedTx, expected: bigint, what: string): void {
+function expectValue(tx: UnsignedTxWei, expected: bigint, what: string): void {
   if (tx.value !== expected) {
     throw refused(`${what} sending ${tx.value} wei of BNB where the call pays ${expected}`);
   }

@@ -1,8 +1,8 @@
 import { BaseError, decodeErrorResult, type Hex, RawContractError } from 'viem';
+import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { IAllowanceTransfer, LaunchFactory, LaunchToken, TradeRouter } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
-import type { UnsignedTx } from './buildService';
 
 /** Added to the simulated gas: state can move between the build and the send (a tick crossed, a first write). */
 export const GAS_MARGIN_PCT = 20n;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Address, type Hex, keccak256, serializeTransaction, type TransactionReceipt } from 'viem';
+import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { readFees } from '../chain/readFees';
 import { type Logger, silentLogger } from '../log/createLogger';
@@ -7,17 +8,8 @@ import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
 import { WalletError } from './walletError';
 
-/** A transaction as the API builds it (`tx` of a build, or of one of its `requires` steps), amounts in wei. */
-export interface UnsignedTx {
-  chainId: number;
-  to: Address;
-  data: Hex;
-  value: bigint;
-  gas?: bigint;
-}
-
 export interface SendRequest {
-  tx: UnsignedTx;
+  tx: UnsignedTxWei;
   /** The id `prepare` gave for this very transaction: it is signed exactly as prepared (and as the review showed). */
   prepared?: string;
   /** One action: a trade and its approval steps share a group, shown together in the activity list. */
@@ -30,7 +22,7 @@ export interface SendRequest {
 }
 
 /** Checks a transaction before it reaches the signer; throws a WalletError to refuse it. */
-export type SendGuard = (tx: UnsignedTx, wallet: Address) => void;
+export type SendGuard = (tx: UnsignedTxWei, wallet: Address) => void;
 /** Checks a message before it reaches the signer; `confirmedUnknown` says the person confirmed it shown in full. */
 export type MessageGuard = (message: string, wallet: Address, confirmedUnknown: boolean) => void;
 
@@ -108,7 +100,7 @@ export class TransactionSender {
    * Checks and fills a transaction (nonce, fees, gas) without signing it, so the review can show exactly what the
    * signer will sign, with its hash; `signAndSend` with the returned id signs that very transaction.
    */
-  async prepare(tx: UnsignedTx): Promise<PreparedTxJson> {
+  async prepare(tx: UnsignedTxWei): Promise<PreparedTxJson> {
     const wallet = this.check(tx);
     const filled = await this.fill(tx, wallet);
     const id = randomUUID();
@@ -208,7 +200,7 @@ export class TransactionSender {
   }
 
   /** The chain and main's guard, before anything is filled or signed; answers the signer's wallet. */
-  private check(tx: UnsignedTx): Address {
+  private check(tx: UnsignedTxWei): Address {
     if (tx.chainId !== this.chain.chainId) {
       throw new WalletError(
         'WRONG_CHAIN',
@@ -222,7 +214,7 @@ export class TransactionSender {
   }
 
   /** A prepared transaction, used up: it must be the same call, for the same signer, and not stale. */
-  private takePrepared(id: string, tx: UnsignedTx, wallet: Address): FilledTx {
+  private takePrepared(id: string, tx: UnsignedTxWei, wallet: Address): FilledTx {
     const entry = this.prepared.get(id);
     this.prepared.delete(id);
     const again = 'Review it again: the app prepares it anew.';
@@ -242,7 +234,7 @@ export class TransactionSender {
     return filled;
   }
 
-  private async fill(tx: UnsignedTx, wallet: Address): Promise<FilledTx> {
+  private async fill(tx: UnsignedTxWei, wallet: Address): Promise<FilledTx> {
     const { client } = this.chain;
     try {
       const [pending, mined, fees, estimated] = await Promise.all([

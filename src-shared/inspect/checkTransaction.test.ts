@@ -1,6 +1,7 @@
 import { type Address, encodeFunctionData, type Hex, parseEther, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { launchFactoryAbi, tradeRouterAbi } from '../generated/abis';
+import type { UnsignedTx } from '../schema/unsignedTx';
 import { type Check, type CheckContext, checkTransaction } from './checkTransaction';
 import { decodeCall, type TradeFunction } from './decodeCall';
 import type {
@@ -28,7 +29,6 @@ import {
   USDT,
   WALLET,
 } from './testVectors';
-import type { UnsignedTx } from './unsignedTx';
 
 const ctx: CheckContext = { known: KNOWN, now: NOW, tokens: TOKENS };
 const DEAD = '0x000000000000000000000000000000000000dEaD';

@@ -16,6 +16,7 @@ import {
   referralVaultAbi,
   tradeRouterAbi,
 } from '../generated/abis';
+import type { UnsignedTx } from '../schema/unsignedTx';
 import { BNB, currencyAt, formatAddress, formatAmount, formatBps, formatDeadline, formatFeeTier } from './humanUnits';
 import {
   addressLabel,
@@ -26,7 +27,6 @@ import {
   type TokenInfo,
   type TokenInfos,
 } from './knownContracts';
-import type { UnsignedTx } from './unsignedTx';
 
 /** What a summary is read against: the chain's contracts, the time, and what is known of tokens and fee rates. */
 export interface DecodeContext {

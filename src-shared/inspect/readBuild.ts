@@ -1,8 +1,11 @@
 import type { Address, Hex } from 'viem';
+import { AddressSchema, WeiSchema } from '../schema/common';
+import { INTENT_KINDS } from '../schema/intents';
+import type { UnsignedTx } from '../schema/unsignedTx';
 import type { Check } from './checkTransaction';
 import type { Expectation, StepName, TradeExpectation } from './expectation';
 import { type KnownContracts, sameAddress, type TokenInfos } from './knownContracts';
-import { readUnsignedTx, type UnsignedTx } from './unsignedTx';
+import { readUnsignedTx } from './unsignedTx';
 
 export type BuildKind = 'trade' | 'launch' | 'claim' | 'unsigned';
 
@@ -35,7 +38,6 @@ export interface ReadContext {
   limits: { tradeDeadlineSeconds: number; permitDays: number };
 }
 
-const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'];
 const BPS = 10_000n;
 
 /**
@@ -90,7 +92,7 @@ class Reader {
 
   address(path: string): Address {
     const value = this.get(path);
-    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) this.fail(path, 'an address');
+    if (!AddressSchema.safeParse(value).success) this.fail(path, 'an address');
     return value as Address;
   }
 
@@ -114,8 +116,9 @@ class Reader {
 
   wei(path: string): bigint {
     const value = this.get(path);
-    if (typeof value !== 'string' || !/^\d+$/.test(value)) this.fail(path, 'a wei string');
-    return BigInt(value);
+    const wei = WeiSchema.safeParse(value);
+    if (!wei.success) this.fail(path, 'a wei string');
+    return BigInt(wei.data);
   }
 
   oneOf<T extends string>(path: string, options: readonly T[]): T {
@@ -146,7 +149,11 @@ class Reader {
 
 function readAny(r: Reader, ctx: ReadContext): ReadBuild {
   if (typeof r.root !== 'object' || r.root === null || Array.isArray(r.root)) r.fail('', 'a JSON object');
-  if (typeof r.get('id') === 'string' && INTENT_KINDS.includes(r.get('kind') as string) && r.has('build')) {
+  if (
+    typeof r.get('id') === 'string' &&
+    (INTENT_KINDS as readonly unknown[]).includes(r.get('kind')) &&
+    r.has('build')
+  ) {
     return readIntent(r, ctx);
   }
   if (r.has('side') && r.has('exact') && r.has('tx')) return readTrade(r, ctx);
@@ -180,7 +187,7 @@ function readAny(r: Reader, ctx: ReadContext): ReadBuild {
 
 function readIntent(r: Reader, ctx: ReadContext): ReadBuild {
   const id = r.string('id');
-  const kind = r.oneOf('kind', ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const);
+  const kind = r.oneOf('kind', INTENT_KINDS);
   const wallet = r.address('wallet');
   const build = r.get('build');
   if (build === null) throw new ShapeError(`prepared request ${id} is not built yet: build it for review first`);

@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import { AddressSchema } from '../schema/common';
 import type { KnownContracts, TokenInfos } from './knownContracts';
 
 /** What the inspector takes from a `GET /settings` answer. */
@@ -12,11 +13,10 @@ export interface InspectSettings {
 /** The spec's limits, used when no settings say otherwise. */
 export const DEFAULT_LIMITS = { tradeDeadlineSeconds: 1200, permitDays: 30 } as const;
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
 /**
  * Reads the contracts, pair currencies and time limits out of a saved `GET /settings` answer, so a build can be
- * checked against the addresses the service announced without asking it again.
+ * checked against the addresses the service announced without asking it again. Field by field rather than with the
+ * whole SettingsSchema: a saved answer with only what the check needs (chainId and the contracts) is enough.
  */
 export function readSettings(json: unknown): InspectSettings | { error: string } {
   if (typeof json !== 'object' || json === null) return { error: 'the settings are not a JSON object' };
@@ -25,9 +25,7 @@ export function readSettings(json: unknown): InspectSettings | { error: string }
     return { error: 'settings.chainId is missing' };
   const contracts = (s.contracts ?? {}) as Record<string, unknown>;
   const address = (name: string): Address | undefined =>
-    typeof contracts[name] === 'string' && ADDRESS.test(contracts[name] as string)
-      ? (contracts[name] as Address)
-      : undefined;
+    AddressSchema.safeParse(contracts[name]).success ? (contracts[name] as Address) : undefined;
   const { factory, router, permit2, wbnb } = {
     factory: address('factory'),
     router: address('router'),

@@ -16,9 +16,9 @@ import {
   referralVaultAbi,
   tradeRouterAbi,
 } from '../generated/abis';
+import type { UnsignedTx } from '../schema/unsignedTx';
 import type { LaunchParams, TradeFunction, TradeParams } from './decodeCall';
 import type { KnownContracts, TokenInfos } from './knownContracts';
-import type { UnsignedTx } from './unsignedTx';
 
 export const NOW = 1_800_000_000;
 export const CHAIN_ID = 97;

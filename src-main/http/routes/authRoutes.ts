@@ -1,7 +1,15 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Address } from 'viem';
+import {
+  ChallengeQuerySchema,
+  ChallengeSchema,
+  SessionQuerySchema,
+  SessionSchema,
+  SignedBodySchema,
+  SignedOutSchema,
+} from '../../../src-shared/schema/auth';
 import type { ChainContext } from '../../chain/connectChain';
 import { ApiError } from '../../core/errors';
 import { readAddress } from '../../core/units/readAddress';
@@ -12,8 +20,7 @@ import type { AppEnv } from '../env';
 import { jsonBody } from '../middleware/jsonBody';
 import { ownOrigin, ownPagesOnly } from '../middleware/sameOriginWrites';
 import { sessionCookie } from '../middleware/sessionCookie';
-import { AddressSchema, errorResponses } from '../schemas';
-import { ChallengeQuerySchema, ChallengeSchema, SignedBodySchema } from './accountSchemas';
+import { errorResponses } from '../schemas';
 
 export const AUTH_BASE = '/api/auth';
 
@@ -64,9 +71,6 @@ export function signedIn(sessions: Sessions, secret: string | undefined, named?:
   return session;
 }
 
-const SessionSchema = z
-  .object({ wallet: AddressSchema, createdAt: z.string(), expiresAt: z.string() })
-  .openapi('Session');
 const servers = [{ url: AUTH_BASE, description: 'browser sign-in lives beside the v1 API, not under it' }];
 
 /** The sign-in endpoints for the OpenAPI document (served under /api/auth, hence their own server). */
@@ -98,7 +102,7 @@ export const AUTH_ROUTES = [
     path: '/session',
     servers,
     summary: 'The signed-in session (?wallet= names the wallet meant: SESSION_WALLET_MISMATCH otherwise)',
-    request: { query: z.object({ wallet: z.string().optional() }) },
+    request: { query: SessionQuerySchema },
     responses: {
       200: { description: 'Session', content: { 'application/json': { schema: SessionSchema } } },
       ...errorResponses(401, 503),
@@ -112,7 +116,7 @@ export const AUTH_ROUTES = [
     responses: {
       200: {
         description: 'Signed out',
-        content: { 'application/json': { schema: z.object({ signedOut: z.literal(true) }) } },
+        content: { 'application/json': { schema: SignedOutSchema } },
       },
       ...errorResponses(403, 503),
     },

@@ -1,39 +1,18 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { BalancesQuerySchema, BalancesSchema } from '../../../src-shared/schema/tokens';
 import type { ChainContext } from '../../chain/connectChain';
 import { readAddress } from '../../core/units/readAddress';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import { readWalletBalances } from '../../services/walletBalances';
 import type { AppEnv } from '../env';
-import { AddressSchema, errorResponses, WeiSchema } from '../schemas';
-
-const BalancesSchema = z
-  .object({
-    wallet: AddressSchema,
-    bnbWei: WeiSchema.openapi({ description: 'BNB, which also pays for gas' }),
-    token: z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int(), wei: WeiSchema }),
-    pair: z
-      .object({
-        address: AddressSchema,
-        symbol: z.string(),
-        decimals: z.number().int(),
-        wei: WeiSchema,
-        native: z.boolean().openapi({ description: 'true for BNB: wei is the BNB balance, paid natively' }),
-      })
-      .openapi({ description: "the token's pair currency (for BNB the wrapped-BNB contract's address)" }),
-  })
-  .openapi('Balances');
+import { errorResponses } from '../schemas';
 
 const route = createRoute({
   method: 'get',
   path: '/balances',
   summary: 'What a wallet holds of a token, of its pair currency, and of BNB',
   description: 'Read from the chain, all at one block.',
-  request: {
-    query: z.object({
-      wallet: z.string().openapi({ description: 'wallet address' }),
-      token: z.string().openapi({ description: 'launched token address' }),
-    }),
-  },
+  request: { query: BalancesQuerySchema },
   responses: {
     200: { description: 'Balances', content: { 'application/json': { schema: BalancesSchema } } },
     ...errorResponses(400, 503),

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { ErrorListSchema } from '../../../src-shared/schema/common';
 import { ERROR_CODES, ERRORS, type ErrorEntry } from '../../core/errors';
 import type { AppEnv } from '../env';
-import { ErrorListSchema } from '../schemas';
 
 const route = createRoute({
   method: 'get',

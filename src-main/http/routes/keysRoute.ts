@@ -1,27 +1,23 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Address } from 'viem';
+import { ChallengeQuerySchema, ChallengeSchema } from '../../../src-shared/schema/auth';
+import {
+  CreatedKeySchema,
+  CreateKeyBodySchema,
+  KeyIdParamsSchema,
+  KeyListSchema,
+  KeysQuerySchema,
+  RevokedKeySchema,
+} from '../../../src-shared/schema/keys';
 import { ApiError } from '../../core/errors';
 import { readAddress } from '../../core/units/readAddress';
-import { type ApiKeys, MAX_LABEL_CHARS } from '../../services/apiKeys';
+import type { ApiKeys } from '../../services/apiKeys';
 import type { Challenges } from '../../services/challenges';
 import type { Sessions } from '../../services/sessions';
 import type { AppEnv } from '../env';
-import { AddressSchema, errorResponses } from '../schemas';
-import { ChallengeQuerySchema, ChallengeSchema, SignedBodySchema } from './accountSchemas';
+import { errorResponses } from '../schemas';
 import { signedIn } from './authRoutes';
-
-const KeyEntrySchema = z
-  .object({
-    id: z.string().openapi({ description: 'key_ and 16 hex digits' }),
-    label: z.string(),
-    hint: z.string().openapi({ description: "the key's last four characters" }),
-    createdAt: z.string(),
-    lastUsedAt: z.string().nullable().openapi({ description: 'to the minute' }),
-    revokedAt: z.string().nullable(),
-    revoked: z.boolean(),
-  })
-  .openapi('KeyEntry');
 
 const security = [{ apiKey: [] }];
 
@@ -43,11 +39,7 @@ const routes = {
     request: {
       body: {
         content: {
-          'application/json': {
-            schema: SignedBodySchema.extend({
-              label: z.string().openapi({ description: `1 to ${MAX_LABEL_CHARS} characters` }),
-            }),
-          },
+          'application/json': { schema: CreateKeyBodySchema },
         },
         required: true,
       },
@@ -56,12 +48,7 @@ const routes = {
       201: {
         description: 'The new key',
         content: {
-          'application/json': {
-            schema: KeyEntrySchema.extend({
-              wallet: AddressSchema,
-              key: z.string().openapi({ description: 'send it in x-api-key; only a hash of it is kept' }),
-            }).openapi('CreatedKey'),
-          },
+          'application/json': { schema: CreatedKeySchema },
         },
       },
       ...errorResponses(400, 401, 503),
@@ -72,18 +59,12 @@ const routes = {
     path: '/keys',
     summary: "The keys of the calling key's wallet (or the signed-in browser's), revoked ones included",
     security,
-    request: {
-      query: z.object({
-        wallet: z.string().optional().openapi({ description: 'signed in: the wallet meant (SESSION_WALLET_MISMATCH)' }),
-      }),
-    },
+    request: { query: KeysQuerySchema },
     responses: {
       200: {
         description: 'Keys',
         content: {
-          'application/json': {
-            schema: z.object({ wallet: AddressSchema, keys: z.array(KeyEntrySchema) }).openapi('KeyList'),
-          },
+          'application/json': { schema: KeyListSchema },
         },
       },
       ...errorResponses(401, 503),
@@ -94,11 +75,11 @@ const routes = {
     path: '/keys/{id}',
     summary: "Revoke one of the calling key's wallet's keys (the calling key itself included)",
     security,
-    request: { params: z.object({ id: z.string() }) },
+    request: { params: KeyIdParamsSchema },
     responses: {
       200: {
         description: 'The revoked key',
-        content: { 'application/json': { schema: z.object({ key: KeyEntrySchema }).openapi('RevokedKey') } },
+        content: { 'application/json': { schema: RevokedKeySchema } },
       },
       ...errorResponses(400, 401, 404, 503),
     },

@@ -1,42 +1,9 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { DEFAULT_PAGE, LaunchesQuerySchema, LaunchPageSchema, MAX_PAGE } from '../../../src-shared/schema/launches';
 import { ApiError } from '../../core/errors';
 import type { IndexStore, ListedLaunch } from '../../store/indexStore';
 import type { AppEnv } from '../env';
-import { AddressSchema, errorResponses } from '../schemas';
-
-export const DEFAULT_PAGE = 50;
-export const MAX_PAGE = 200;
-
-const LaunchItemSchema = z
-  .object({
-    token: AddressSchema,
-    symbol: z.string(),
-    name: z.string(),
-    creator: AddressSchema.openapi({ description: 'wallet that launched it' }),
-    pool: AddressSchema,
-    pair: AddressSchema.openapi({ description: 'pair currency contract' }),
-    feeTier: z.number().int().openapi({ description: '10000 = 1%' }),
-    image: z.string().nullable().openapi({ description: 'logo link; null until found in the metadata, or none' }),
-    launchedAt: z.string().openapi({ description: 'ISO 8601, the block time' }),
-    tx: z.string().openapi({ description: 'transaction hash of the launch' }),
-    block: z.number().int(),
-  })
-  .openapi('LaunchListItem');
-
-const LaunchPageSchema = z
-  .object({
-    launches: z.array(LaunchItemSchema),
-    next: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({
-        description:
-          'Send it as `after` next time to get only newer launches: the block of the newest launch in this answer, ' +
-          'null when the answer is empty (keep the `after` you sent).',
-      }),
-  })
-  .openapi('LaunchPage');
+import { errorResponses } from '../schemas';
 
 const route = createRoute({
   method: 'get',
@@ -47,15 +14,7 @@ const route = createRoute({
     'A page never splits a block, so a block number is a cursor that neither skips nor repeats; a page may hold ' +
     'fewer than `limit` launches, and when one block alone holds more, the page is that whole block. A launch ' +
     "appears once its block has the network's confirmations (0 on the devnet).",
-  request: {
-    query: z.object({
-      after: z.string().optional().openapi({ description: 'block number: the `next` of a previous answer' }),
-      limit: z
-        .string()
-        .optional()
-        .openapi({ description: `1 to ${MAX_PAGE}, default ${DEFAULT_PAGE}` }),
-    }),
-  },
+  request: { query: LaunchesQuerySchema },
   responses: {
     200: { description: 'Launch page', content: { 'application/json': { schema: LaunchPageSchema } } },
     ...errorResponses(400),

@@ -1,23 +1,16 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { QuoteQuerySchema, TradeQuoteSchema } from '../../../src-shared/schema/quote';
 import type { QuoteService } from '../../services/quoteService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
-import { readTradeInput, TradeQuoteSchema, tradeJson } from '../tradeInput';
+import { readTradeInput, tradeJson } from '../tradeInput';
 
 const route = createRoute({
   method: 'get',
   path: '/quote',
   summary: 'What a trade gets right now (sends nothing)',
-  request: {
-    query: z.object({
-      token: z.string().openapi({ description: 'token address' }),
-      side: z.string().openapi({ description: 'buy or sell' }),
-      amount: z.string().openapi({ description: 'decimal amount in whole units of the exact side' }),
-      exact: z.string().optional().openapi({ description: 'in (default) or out' }),
-      slippageBps: z.string().optional().openapi({ description: '1 to 5000, default 50' }),
-    }),
-  },
+  request: { query: QuoteQuerySchema },
   responses: {
     200: { description: 'Trade (quote fields)', content: { 'application/json': { schema: TradeQuoteSchema } } },
     ...errorResponses(400, 422, 429, 503),

@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { SettingsSchema } from '../../../src-shared/schema/settings';
 import type { SettingsService } from '../../services/settingsService';
 import type { AppEnv } from '../env';
-import { errorResponses, SettingsSchema } from '../schemas';
+import { errorResponses } from '../schemas';
 
 const route = createRoute({
   method: 'get',

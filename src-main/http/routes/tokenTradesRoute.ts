@@ -1,47 +1,18 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import {
+  DEFAULT_TRADES,
+  MAX_TRADES,
+  TokenParamsSchema,
+  TokenTradesQuerySchema,
+  TokenTradesSchema,
+} from '../../../src-shared/schema/tokens';
 import { ApiError } from '../../core/errors';
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
 import type { TokenMarket, TokenMarketState } from '../../services/tokenMarket';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { IndexedTrade, IndexStore } from '../../store/indexStore';
 import type { AppEnv } from '../env';
-import { AddressSchema, errorResponses, WeiSchema } from '../schemas';
-
-export const DEFAULT_TRADES = 50;
-export const MAX_TRADES = 200;
-
-const TokenTradeSchema = z
-  .object({
-    tx: z.string().openapi({ description: 'transaction hash' }),
-    block: z.number().int(),
-    at: z.string().openapi({ description: 'ISO 8601, the block time' }),
-    side: z.enum(['buy', 'sell']),
-    trader: AddressSchema,
-    pairWei: WeiSchema.openapi({ description: 'pair currency paid (buy) or received (sell), site fee included' }),
-    tokenWei: WeiSchema.openapi({ description: 'tokens received (buy) or paid (sell)' }),
-    feeWei: WeiSchema.openapi({ description: 'the site fee, in the pair currency' }),
-    referrer: AddressSchema.nullable().openapi({ description: 'who got the referral cut; null for nobody' }),
-    firstBuy: z.boolean().openapi({
-      description: "the launch's first buy, made by the factory in the launch transaction for the creator",
-    }),
-  })
-  .openapi('TokenTrade');
-
-const TokenMarketSchema = z
-  .object({
-    priceWei: WeiSchema.openapi({ description: "pair wei for one whole token at the pool's current price" }),
-    marketCap: z
-      .object({ amount: z.string(), wei: WeiSchema })
-      .openapi({ description: 'price times supply, in the pair currency' }),
-    marketCapUsd: z.number().nullable().openapi({ description: 'in dollars; null when the pair has no dollar price' }),
-    pair: z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int() }),
-    supplyWei: WeiSchema.openapi({ description: 'the whole supply (fixed at launch)' }),
-  })
-  .openapi('TokenMarket');
-
-const TokenTradesSchema = z
-  .object({ trades: z.array(TokenTradeSchema), market: TokenMarketSchema })
-  .openapi('TokenTrades');
+import { errorResponses } from '../schemas';
 
 const route = createRoute({
   method: 'get',
@@ -51,15 +22,7 @@ const route = createRoute({
     "Trades through the router from the local index, newest first, with the launch's first buy (a trade appears once " +
     'the indexer has its block); ' +
     "the market (price, market cap, supply) from the pool's current state.",
-  request: {
-    params: z.object({ address: z.string().openapi({ description: 'token address' }) }),
-    query: z.object({
-      limit: z
-        .string()
-        .optional()
-        .openapi({ description: `1 to ${MAX_TRADES}, default ${DEFAULT_TRADES}` }),
-    }),
-  },
+  request: { params: TokenParamsSchema, query: TokenTradesQuerySchema },
   responses: {
     200: { description: 'Trades and market', content: { 'application/json': { schema: TokenTradesSchema } } },
     ...errorResponses(400, 503),

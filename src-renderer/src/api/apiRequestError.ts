@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { ErrorBodySchema } from '../../../src-shared/schema/common';
+
 /**
  * An API failure as the spec shapes it: `{ error: { code, message, fix } }`. `code` is a plain string, not the
  * document's enum, because the renderer adds its own (UNREACHABLE, BAD_RESPONSE, HTTP_<status>, WRONG_WALLET …).
@@ -17,9 +20,10 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** The spec's error object, its code read as any string: a newer service may answer codes this page does not know. */
+const SpecErrorSchema = ErrorBodySchema.shape.error.extend({ code: z.string() });
+
 /** Whether an answer's `error` member has the spec's shape, so its code and fix can be shown as they are. */
 export function isApiError(value: unknown): value is ApiError {
-  if (typeof value !== 'object' || value === null) return false;
-  const { code, message } = value as Record<string, unknown>;
-  return typeof code === 'string' && typeof message === 'string';
+  return SpecErrorSchema.safeParse(value).success;
 }

@@ -2436,8 +2436,11 @@ export interface components {
                  * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
                  */
                 to: string;
+                /** @description call data; send exactly as given */
                 data: string;
+                /** @description BNB to send, in wei */
                 value: string;
+                /** @description simulated gas plus a 20% margin; absent while a step in requires is still needed */
                 gas: string;
             };
             simulation: {

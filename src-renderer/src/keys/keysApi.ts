@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import { MAX_LABEL_CHARS } from '../../../src-shared/schema/keys';
 import { answerOf, api } from '../api/client';
 import type { components } from '../api/schema';
 import type { Challenge, SignedChallenge } from './signChallenge';
@@ -6,8 +7,8 @@ import type { Challenge, SignedChallenge } from './signChallenge';
 export type CreatedKey = components['schemas']['CreatedKey'];
 export type KeyEntry = components['schemas']['KeyEntry'];
 
-/** The service refuses longer labels (MAX_LABEL_CHARS in main); checked here so no signature is spent on one. */
-export const MAX_KEY_LABEL_CHARS = 64;
+/** The service refuses longer labels; checked here so no signature is spent on one. */
+export const MAX_KEY_LABEL_CHARS = MAX_LABEL_CHARS;
 
 export function fetchKeyChallenge(wallet: Address): Promise<Challenge> {
   return answerOf(api.GET('/keys/challenge', { params: { query: { address: wallet } } }));

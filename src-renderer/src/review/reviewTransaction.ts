@@ -12,7 +12,8 @@ import {
   type PersonsChoice,
   sameCall,
 } from '../../../src-shared/inspect/signingView';
-import type { BuildAnswer, UnsignedTxJson, UserRequest } from '../wallet/sendBuild';
+import type { UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
+import type { BuildAnswer, UserRequest } from '../wallet/sendBuild';
 import { type FlowAmount, type MoneyFlow, moneyFlowOf } from './moneyFlow';
 import { requestChecks } from './requestChecks';
 import type { ReviewCheck, ReviewItem } from './reviewStore';

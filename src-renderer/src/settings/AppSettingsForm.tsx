@@ -2,6 +2,7 @@ import { Save } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import type { AppInfo, SavedAppSettings } from '../../../src-shared/appChannelTypes';
 import { formatExact } from '../../../src-shared/format/numbers';
+import { DEFAULT_PUBLIC_LINK_BASE } from '../../../src-shared/publicLinkBase';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
 import { CopyButton } from '../referrals/CopyButton';
@@ -12,8 +13,8 @@ import { invoke } from '../wallet/appChannel';
 import type { WalletFailure } from '../wallet/walletStore';
 import { SettingsSection } from './SettingsSection';
 
-/** The app's own scheme: the default base of shared links (the service's DEFAULT_PUBLIC_LINK_BASE). */
-const APP_SCHEME_BASE = 'launchpad-companion://app';
+/** The app's own scheme: the default base of shared links. */
+const APP_SCHEME_BASE = DEFAULT_PUBLIC_LINK_BASE;
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { UnsignedTxJson } from './sendBuild';
+import type { UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
 
 /** An EIP-1193 provider a browser extension injects as `window.ethereum`. */
 interface Eip1193Provider {

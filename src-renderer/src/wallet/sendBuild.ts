@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
 import type { FilledTxJson } from '../../../src-shared/inspect/signingView';
+import type { UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
 import { dollarsNow } from '../api/dollars';
 import { failureOf } from '../failureOf';
 import type { LaunchFacts } from '../review/LaunchSummary';
@@ -12,15 +13,6 @@ import { invoke } from './appChannel';
 import { personalSignInjected, sendWithInjected, waitInjected } from './injectedWallet';
 import { actionName, approvalName, type StepCurrency, stepLabel } from './stepNames';
 import { activeAddress, type SignerStatus, useWallet, type WalletFailure } from './walletStore';
-
-/** A transaction as the API builds it. */
-export interface UnsignedTxJson {
-  chainId: number;
-  to: string;
-  data: string;
-  value: string;
-  gas?: string;
-}
 
 /** The parts of any build answer (trade, launch, claim) that sending needs. */
 export interface BuildAnswer {

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { AddressSchema } from './common';
+
+export const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const;
+export type IntentKind = (typeof INTENT_KINDS)[number];
+
+export const INTENT_STATES = ['pending', 'built', 'sent', 'confirmed', 'failed'] as const;
+export type IntentState = (typeof INTENT_STATES)[number];
+
+const KeySourceSchema = z.object({
+  kind: z.literal('key'),
+  key: z.object({
+    id: z.string().nullable().meta({ description: 'null on a request stored before sources were kept' }),
+    label: z.string().nullable().meta({ description: "the key's label when it asked (chosen by the key's owner)" }),
+    wallet: AddressSchema.meta({ description: "the key's wallet" }),
+  }),
+  at: z.string().meta({ description: 'when it asked, ISO 8601' }),
+});
+
+export const IntentSourceSchema = z
+  .discriminatedUnion('kind', [
+    KeySourceSchema,
+    z.object({ kind: z.literal('app'), at: z.string() }),
+    z.object({ kind: z.literal('unknown'), at: z.string() }),
+  ])
+  .meta({
+    id: 'IntentSource',
+    description:
+      'Who asked for the request: an API key (id, label, wallet) or the app itself, and when; unknown only for a request stored before sources were kept, without a key (closed then)',
+  });
+
+export const IntentSchema = z
+  .object({
+    id: z.string().meta({ description: 'int_ and 24 hex digits' }),
+    kind: z.enum(INTENT_KINDS),
+    wallet: AddressSchema,
+    state: z.enum(INTENT_STATES).meta({
+      description:
+        'pending: waiting for the user; built: shown for review; sent: hash reported; confirmed or failed on chain',
+    }),
+    request: z.record(z.string(), z.unknown()).meta({ description: 'the body of the matching build' }),
+    build: z.unknown().nullable().meta({ description: 'the build answer shown for review, once built' }),
+    keyWallet: AddressSchema.nullable().meta({
+      description: "the wallet of the API key the request was created with: its trades' default referrer",
+    }),
+    source: IntentSourceSchema,
+    tx: z.object({ hash: z.string(), block: z.number().int().nullable() }).nullable(),
+    reason: z.string().nullable().meta({ description: 'why it failed (rejected by the user, reverted)' }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Intent' });
+
+/** POST /intents' body: the kind, and the body of the matching build. */
+export const IntentBodySchema = z
+  .object({ kind: z.enum(INTENT_KINDS), wallet: AddressSchema })
+  .passthrough()
+  .meta({ description: 'kind, plus the body of POST /build/buy, /build/sell or /build/launch' });
+
+/** GET /intents' query. */
+export const IntentsQuerySchema = z.object({
+  wallet: z.string(),
+  state: z
+    .string()
+    .optional()
+    .meta({ description: INTENT_STATES.join(', ') }),
+});
+
+export const IntentListSchema = z.object({ intents: z.array(IntentSchema) });
+
+export const IntentIdParamsSchema = z.object({ id: z.string() });
+export const IntentRejectBodySchema = z.object({ reason: z.string().optional() });
+export const IntentSentBodySchema = z.object({ hash: z.string() });

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { AddressSchema, CostSchema } from './common';
+import { ExactSchema, TradeQuoteSchema } from './quote';
+import { StepSchema, UnsignedTxSchema } from './unsignedTx';
+
+/** POST /build/buy and /build/sell's body. */
+export const TradeBodySchema = z.object({
+  wallet: z.string().meta({ description: 'the wallet that will sign and send' }),
+  token: z.string(),
+  amount: z.string().meta({ description: 'exact in: what is spent; exact out: what is received (whole units)' }),
+  exact: ExactSchema.optional(),
+  slippageBps: z.number().int().optional().meta({ description: '1 to 5000, default 50' }),
+  referrer: z.string().nullable().optional().meta({
+    description: 'paid the referral cut inside the trade; null for nobody',
+  }),
+});
+
+/**
+ * A build's answer: the quote's fields and the build's own. An intersection rather than `.extend`, so the document
+ * keeps TradeBuild as TradeQuote plus its own fields (allOf) instead of a copy of every quote field.
+ */
+export const TradeBuildSchema = TradeQuoteSchema.and(
+  z.object({
+    wallet: AddressSchema,
+    referrer: z.object({ address: AddressSchema, bps: z.number().int() }).nullable(),
+    referrerNote: z.string().optional().meta({
+      description: "present only when the API key's wallet was offered as the referrer and could not be used: why",
+    }),
+    requires: z.array(StepSchema),
+    tx: UnsignedTxSchema,
+    simulation: z
+      .object({
+        ran: z.boolean(),
+        ok: z.boolean(),
+        afterSteps: z
+          .object({
+            ran: z.boolean(),
+            ok: z.boolean(),
+            revert: z.object({ name: z.string(), args: z.array(z.string()), data: z.string() }).optional(),
+          })
+          .optional()
+          .meta({
+            description:
+              'Extra: with steps in requires, whether the trade would succeed once they are done (simulated on a copy of the chain; ran is false where no copy can be made)',
+          }),
+      })
+      .meta({
+        description: 'ran is false while a step in requires is still needed; ok: would succeed if sent now',
+      }),
+    cost: CostSchema,
+    expiresAt: z.string().meta({ description: 'the on-chain deadline, ISO 8601' }),
+    explain: z.string(),
+  }),
+).meta({ id: 'TradeBuild' });
+
+export type TradeBuild = z.infer<typeof TradeBuildSchema>;
