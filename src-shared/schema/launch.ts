@@ -142,9 +142,33 @@ const describeValue = (value: unknown): string => {
   return `a ${value === null ? 'null' : typeof value}`;
 };
 
-/** Absent or null: the field is not sent (the spec's optional fields take null as absence where they always did). */
-function orNull<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+/** Fields where null has always meant "not sent" (the others refuse null as a wrong type). */
+const NULL_MEANS_ABSENT = [
+  'marketCapUsd',
+  'marketCapPair',
+  'pair',
+  'firstBuy',
+  'firstBuyTo',
+  'image',
+  'metadataURI',
+  'royaltyTo',
+  ...DETAIL_FIELDS,
+] as const;
+
+/**
+ * Null as absence, on the body as a whole: the field keeps its key (sending `image: null` with a metadataURI is still
+ * sending both), and the document still shows each field as what it is when sent.
+ */
+function nullsAsAbsent(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const copy: Record<string, unknown> = { ...body };
+  for (const key of NULL_MEANS_ABSENT) if (copy[key] === null) copy[key] = undefined;
+  return copy;
+}
+
+/** A field listed in NULL_MEANS_ABSENT: optional, its null made absent before it is read. */
+function absentWhenNull<T extends z.ZodType>(schema: T) {
+  return schema.optional();
 }
 
 function address(field: string) {
@@ -252,8 +276,8 @@ const LaunchFields = z.object({
   wallet: address('wallet'),
   name: label('name', MAX_NAME_BYTES).describe('up to 64 bytes'),
   symbol: label('symbol', MAX_SYMBOL_BYTES).describe('up to 32 bytes'),
-  marketCapUsd: orNull(amount('marketCapUsd')).describe('opening market cap in dollars (one of the two caps)'),
-  marketCapPair: orNull(amount('marketCapPair')).describe('opening market cap in the pair currency'),
+  marketCapUsd: absentWhenNull(amount('marketCapUsd')).describe('opening market cap in dollars (one of the two caps)'),
+  marketCapPair: absentWhenNull(amount('marketCapPair')).describe('opening market cap in the pair currency'),
   supply: z
     .string({ error: supplyFormMessage })
     .check((payload) => {
@@ -262,11 +286,11 @@ const LaunchFields = z.object({
     })
     .optional()
     .describe('whole tokens, 1 to 1000000000000; default 1000000000'),
-  pair: orNull(
+  pair: absentWhenNull(
     z.string({ error: (issue) => `pair must be BNB, USDT or a BEP20 address, not ${JSON.stringify(issue.input)}` }),
   ).describe('BNB (default), a listed symbol, or a BEP20 address'),
-  firstBuy: orNull(amount('firstBuy')).describe('a buy in the pair currency, inside the launch transaction'),
-  firstBuyTo: orNull(firstBuyToSchema),
+  firstBuy: absentWhenNull(amount('firstBuy')).describe('a buy in the pair currency, inside the launch transaction'),
+  firstBuyTo: absentWhenNull(firstBuyToSchema),
   slippagePct: z
     .number({ error: slippageMessage })
     .check((payload) => {
@@ -277,14 +301,14 @@ const LaunchFields = z.object({
     })
     .optional()
     .describe('first-buy slippage, 0.5 to 50; default 5'),
-  image: orNull(z.string({ error: 'image must be an https:// link to the image' })).describe(
+  image: absentWhenNull(z.string({ error: 'image must be an https:// link to the image' })).describe(
     'https:// link (or a URL from POST /media/image) to a PNG, JPG, GIF or WebP',
   ),
-  description: orNull(detail('description')),
-  website: orNull(detail('website')),
-  x: orNull(detail('x')),
-  telegram: orNull(detail('telegram')),
-  metadataURI: orNull(z.string({ error: 'metadataURI must be an https:// or ipfs:// link' })).describe(
+  description: absentWhenNull(detail('description')),
+  website: absentWhenNull(detail('website')),
+  x: absentWhenNull(detail('x')),
+  telegram: absentWhenNull(detail('telegram')),
+  metadataURI: absentWhenNull(z.string({ error: 'metadataURI must be an https:// or ipfs:// link' })).describe(
     'https:// or ipfs://; not with image or the details',
   ),
   burnPct: z
@@ -295,7 +319,7 @@ const LaunchFields = z.object({
     })
     .optional()
     .describe('0, 1 to 99 (two decimals), or 100'),
-  royaltyTo: orNull(address('royaltyTo')),
+  royaltyTo: absentWhenNull(address('royaltyTo')),
   shape: shapeSchema.optional(),
   feeTier: z
     .number({ error: 'feeTier must be 100, 500, 2500 or 10000' })
@@ -388,10 +412,17 @@ function acrossFields(payload: CheckPayload): void {
 }
 
 /** The POST /build/launch body. Parse with `launchProblems` or `parseLaunchRequest` to get the spec's codes. */
-export const LaunchRequestSchema = LaunchFields.check(
-  z.superRefine((_, ctx) => acrossFields(ctx as never), {
-    when: () => true,
-  }),
+export const LaunchRequestSchema = z.preprocess(nullsAsAbsent, LaunchFields).check(
+  z.superRefine(
+    (value, ctx) => {
+      const payload: CheckPayload = { value, issues: [] };
+      acrossFields(payload);
+      for (const issue of payload.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+    },
+    // Also when a field failed, so a body breaking several rules still answers the first in the spec's order; never
+    // on what is not an object at all.
+    { when: ({ value }) => value !== null && typeof value === 'object' && !Array.isArray(value) },
+  ),
 );
 
 export type LaunchRequest = z.output<typeof LaunchFields>;
