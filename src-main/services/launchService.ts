@@ -80,9 +80,9 @@ export type SaltSource = () => Hex;
 const randomSalt: SaltSource = () => `0x${randomBytes(32).toString('hex')}` as Hex;
 
 /**
- * Builds an unsigned launch for a wallet: validates every field as the spec says, opens at the tick for the asked
- * cap, lays out the shape, quotes the first buy against the fresh pool, stores the metadata, picks a salt for a free
- * token address, and simulates the whole launch from the wallet.
+ * Builds an unsigned launch for a wallet: parses the body with the launch schema, reads the pair, the cap and the
+ * metadata, picks a salt for a free token address, plans the launch (core/launch/planLaunch: opening tick, shape,
+ * first-buy quote), encodes the factory call and simulates it from the wallet.
  */
 export class LaunchService {
   constructor(
@@ -108,7 +108,7 @@ export class LaunchService {
     const facts = await this.readFacts(factory, request);
     const plan = planLaunch(planInput(request, facts));
     const tx = encodeLaunch(this.chain.chainId, factory, request, facts, plan);
-    const sent = await this.simulate(factory, request.wallet as Address, facts, plan, tx);
+    const sent = await this.simulate(factory, facts, plan, tx);
     return describeLaunch(request, facts, plan, tx, sent, usdPerPair(await facts.rate(), facts.pair));
   }
 
@@ -160,15 +160,9 @@ export class LaunchService {
    * The approval a first buy in a BEP-20 pair needs, the wallet's balances against what the launch spends, and the
    * simulation from the wallet (only once nothing is left to approve).
    */
-  private async simulate(
-    factory: Address,
-    wallet: Address,
-    facts: LaunchFacts,
-    plan: LaunchPlan,
-    tx: UnsignedTx,
-  ): Promise<Simulated> {
+  private async simulate(factory: Address, facts: LaunchFacts, plan: LaunchPlan, tx: UnsignedTx): Promise<Simulated> {
     const { client } = this.chain;
-    const { pair, firstBuy } = facts;
+    const { wallet, pair, firstBuy } = facts;
     const requires: Step[] = [];
     if (!facts.native && firstBuy > 0n) {
       const allowance = await chainRead('the allowance', () =>
