@@ -70,10 +70,6 @@ interface Simulated {
   maxWei: bigint;
 }
 
-export interface LaunchBuild {
-  body: Record<string, unknown>;
-}
-
 /** A fresh 32-byte salt; tests may pass their own sequence to play a salt whose pool someone already priced. */
 export type SaltSource = () => Hex;
 

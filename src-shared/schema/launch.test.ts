@@ -64,6 +64,29 @@ describe('LaunchRequestSchema', () => {
     for (const [body, code, field] of cases) expect(first(body), JSON.stringify(body)).toEqual({ code, field });
   });
 
+  it('refuses every malformed shape with INVALID_SHAPE', () => {
+    const bad: unknown[] = [
+      'wavy',
+      [],
+      5,
+      null,
+      [{ fromPct: 0, toPct: 100, bps: 9999 }],
+      [{ fromPct: 0, toPct: 100 }],
+      [{ fromPct: 0, toPct: 100, bps: 10000.5 }],
+      [{ fromPct: 10, toPct: 5, bps: 10000 }],
+      [{ fromPct: -1, toPct: 5, bps: 10000 }],
+      [{ fromPct: 0, toPct: 101, bps: 10000 }],
+      [{ fromPct: '0', toPct: 100, bps: 10000 }],
+      [
+        { fromPct: 0, toPct: 50, bps: 5000 },
+        { fromPct: 40, toPct: 100, bps: 5000 },
+      ],
+      Array.from({ length: 5 }, (_, i) => ({ fromPct: i * 10, toPct: i * 10 + 10, bps: 2000 })),
+    ];
+    for (const shape of bad)
+      expect(first({ ...base, shape }), JSON.stringify(shape)).toEqual({ code: 'INVALID_SHAPE', field: 'shape' });
+  });
+
   it('answers the first broken rule in the order the service always checked them', () => {
     // The wallet before the name, the name before the supply...
     expect(first({ ...base, wallet: 1, name: '', supply: 'x' })).toEqual({ code: 'INVALID_ADDRESS', field: 'wallet' });
