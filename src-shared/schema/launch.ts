@@ -130,7 +130,7 @@ export function pctToBps(value: number): number | undefined {
 }
 
 /** Whether a burn share in basis points is one the spec allows: 0, 1% to 99.99%, or 100%. */
-export function isBurnBps(bps: number): boolean {
+function isBurnBps(bps: number): boolean {
   return bps === 0 || bps === 10_000 || (bps >= 100 && bps <= 9_999);
 }
 
@@ -234,6 +234,27 @@ function shapeProblem(shape: unknown): string | null {
 
 const ShapeRangeSchema = z.object({ fromPct: z.number(), toPct: z.number(), bps: z.number().int() });
 
+/**
+ * The presets, in per cent of the span above the opening price (core/launch/shapes.ts holds the service's copy, which
+ * core may not import from here; test/shapePresets.test.ts keeps the two equal). The wizard draws these.
+ */
+export const SHAPE_PRESETS: Record<(typeof SHAPE_PRESET_NAMES)[number], readonly z.output<typeof ShapeRangeSchema>[]> =
+  {
+    flat: [{ fromPct: 0, toPct: 100, bps: 10_000 }],
+    stepped: [
+      { fromPct: 0, toPct: 10, bps: 2_500 },
+      { fromPct: 10, toPct: 30, bps: 2_500 },
+      { fromPct: 30, toPct: 60, bps: 2_500 },
+      { fromPct: 60, toPct: 100, bps: 2_500 },
+    ],
+    steep: [
+      { fromPct: 0, toPct: 20, bps: 1_000 },
+      { fromPct: 20, toPct: 50, bps: 2_000 },
+      { fromPct: 50, toPct: 80, bps: 3_000 },
+      { fromPct: 80, toPct: 100, bps: 4_000 },
+    ],
+  };
+
 const shapeSchema = z
   .union([z.enum(SHAPE_PRESET_NAMES), z.array(ShapeRangeSchema)], {
     error: (issue) => shapeProblem(issue.input) ?? 'shape must be flat, stepped, steep, or a list of ranges',
@@ -243,9 +264,11 @@ const shapeSchema = z
     if (problem) add(payload, problem);
   })
   .describe(
-    'How the supply is laid across prices, over 46,000 ticks (about 100x) above the opening price; the last range always runs to the top price. Presets: ' +
-      'flat = 0-100%: 10000 bps; stepped = 0-10%: 2500 bps, 10-30%: 2500 bps, 30-60%: 2500 bps, 60-100%: 2500 bps; ' +
-      'steep = 0-20%: 1000 bps, 20-50%: 2000 bps, 50-80%: 3000 bps, 80-100%: 4000 bps.',
+    `How the supply is laid across prices, over 46,000 ticks (about 100x) above the opening price; the last range always runs to the top price. Presets: ${Object.entries(
+      SHAPE_PRESETS,
+    )
+      .map(([name, ranges]) => `${name} = ${ranges.map((r) => `${r.fromPct}-${r.toPct}%: ${r.bps} bps`).join(', ')}`)
+      .join('; ')}.`,
   );
 
 const pctMessage = 'pct must be a positive number with at most two decimals';
