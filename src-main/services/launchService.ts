@@ -347,10 +347,7 @@ export class LaunchService {
 
 /** A body rule broken, as the API's error. */
 function problemError(problem: RequestProblem): ApiError {
-  return new ApiError(problem.code as ErrorCode, problem.message, {
-    field: problem.field,
-    ...(problem.fix ? { fix: problem.fix } : {}),
-  });
+  return new ApiError(problem.code as ErrorCode, problem.message, { field: problem.field });
 }
 
 /** The first-buy split as the factory takes it; the dead address is sent as written, which burns its share. */

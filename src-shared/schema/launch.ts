@@ -9,12 +9,11 @@ import { z } from 'zod';
  * Each broken rule is an issue whose params carry the spec's `code` and `field`: see `launchProblems`.
  */
 
-/** A rule of the spec broken by a request: its code, the body field it names, what was wrong and maybe what to do. */
+/** A rule of the spec broken by a request: its code, the body field it names, and what was wrong. */
 export interface RequestProblem {
   code: string;
   field: string;
   message: string;
-  fix?: string;
 }
 
 // Address and Wei primitives: local until this branch meets the shared common module, which they then join.
@@ -98,7 +97,6 @@ const FIELD_CODES: Record<string, string> = {
 interface ProblemParams {
   code?: string;
   field?: string;
-  fix?: string;
   step?: Step;
 }
 
@@ -392,7 +390,8 @@ function acrossFields(payload: CheckPayload): void {
   }
   const split = body.firstBuyTo;
   if (Array.isArray(split)) {
-    const rule = (message: string, step: Step) => add(payload, message, { field: 'firstBuyTo', step });
+    const rule = (message: string, step: Step) =>
+      add(payload, message, { code: 'INVALID_LAUNCH', field: 'firstBuyTo', step });
     if (split.length === 0 || split.length > MAX_SPLIT_RECIPIENTS) {
       rule('firstBuyTo must list 1 to 20 recipients', 'firstBuyTo:count');
     }
@@ -481,7 +480,7 @@ function problemOf(issue: IssueLike): RequestProblem & { rank: number; entry: nu
   const step = params.step ?? (top as Step);
   const entry = typeof issue.path[1] === 'number' ? issue.path[1] : -1;
   const message = ENTRY_MESSAGES[part]?.(field, issue) ?? issue.message;
-  return { code, field, message, ...(params.fix ? { fix: params.fix } : {}), rank: STEPS.indexOf(step), entry };
+  return { code, field, message, rank: STEPS.indexOf(step), entry };
 }
 
 /**
@@ -491,8 +490,11 @@ function problemOf(issue: IssueLike): RequestProblem & { rank: number; entry: nu
  */
 export function launchProblems(body: unknown): RequestProblem[] {
   const result = LaunchRequestSchema.safeParse(body);
-  if (result.success) return [];
-  return result.error.issues
+  return result.success ? [] : inSpecOrder(result.error.issues);
+}
+
+function inSpecOrder(issues: readonly unknown[]): RequestProblem[] {
+  return issues
     .map((issue) => problemOf(issue as IssueLike))
     .sort((a, b) => a.rank - b.rank || a.entry - b.entry)
     .map(({ rank: _rank, entry: _entry, ...problem }) => problem);
@@ -505,6 +507,6 @@ export function launchProblems(body: unknown): RequestProblem[] {
 export function parseLaunchRequest(body: unknown, fail: (problem: RequestProblem) => Error): LaunchRequest {
   const result = LaunchRequestSchema.safeParse(body);
   if (result.success) return result.data;
-  const [first] = launchProblems(body);
+  const [first] = inSpecOrder(result.error.issues);
   throw fail(first ?? { code: 'INVALID_LAUNCH', field: '', message: 'the launch body is not valid' });
 }
