@@ -18,7 +18,7 @@ import { PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
 import { layOut } from '../src-main/core/launch/layOut';
 import { openingTick } from '../src-main/core/launch/openingTick';
-import { readShape, SHAPE_PRESETS, shapeTicks } from '../src-main/core/launch/shapes';
+import { readShape, SHAPE_PRESETS, type ShapeRange, shapeTicks } from '../src-main/core/launch/shapes';
 import { simulateSwap } from '../src-main/core/swap/simulateSwap';
 import { siteFeeOn } from '../src-main/core/trade/siteFee';
 
@@ -37,7 +37,7 @@ beforeEach(async () => {
 
 interface Case {
   name: string;
-  shape: unknown;
+  shape: string | readonly ShapeRange[];
   supply: bigint;
   capPair: bigint;
   fee: number;

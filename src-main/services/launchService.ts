@@ -11,20 +11,16 @@ import {
   keccak256,
   zeroAddress,
 } from 'viem';
+import { type LaunchRequest, parseLaunchRequest, pctToBps, type RequestProblem } from '../../src-shared/schema/launch';
 import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, LaunchFactory, LaunchToken } from '../chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
 import { readFees } from '../chain/readFees';
-import { ApiError } from '../core/errors';
-import { layOut } from '../core/launch/layOut';
-import { openingTick } from '../core/launch/openingTick';
-import { readShape, shapeTicks } from '../core/launch/shapes';
+import { ApiError, type ErrorCode } from '../core/errors';
+import { type LaunchPlan, type LaunchPlanInput, planLaunch } from '../core/launch/planLaunch';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
-import { simulateSwap } from '../core/swap/simulateSwap';
-import { siteFeeOn } from '../core/trade/siteFee';
 import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
-import { readAddress } from '../core/units/readAddress';
 import type { Step } from './buildService';
 import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
@@ -39,34 +35,40 @@ export type MediaPort = Pick<MediaStore, 'fetchImage' | 'putMetadata' | 'resolve
 
 /** The most gas one transaction may use (EIP-7825's cap): above it a launch is TOO_MUCH_GAS. */
 export const MAX_TX_GAS = 16_777_216n;
-const MAX_SUPPLY = 1_000_000_000_000n;
 const DEAD = '0x000000000000000000000000000000000000dEaD';
 const DEFAULT_FIRST_BUY_SLIPPAGE_PCT = 5;
-const DETAIL_FIELDS = ['description', 'website', 'x', 'telegram'] as const;
 
 const MAX_INT256 = 2n ** 255n - 1n;
+const BNB = { decimals: 18, symbol: 'BNB' };
 
-function invalid(field: string, message: string): ApiError {
-  return new ApiError('INVALID_LAUNCH', message, { field });
+interface LaunchMetadata {
+  uri: string;
+  details: Record<string, unknown>;
 }
 
-function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+/** What a launch needs beside its body, read from the settings and the chain. */
+interface LaunchFacts {
+  wallet: Address;
+  supplyWei: bigint;
+  feeTier: number;
+  pair: Currency;
+  native: boolean;
+  capPairWei: bigint;
+  firstBuy: bigint;
+  metadata: LaunchMetadata;
+  salt: Hex;
+  token: Address;
+  siteFeeBps: number;
+  launchFeeWei: bigint;
+  /** The pair's dollar rate, read once. */
+  rate: () => Promise<DollarRate | null>;
 }
 
-/**
- * Reads a percentage with at most two decimals into basis points, exactly (no float rounding at the edge).
- *
- * @example pctToBps(12.5) // 1250
- */
-function pctToBps(value: number): number | undefined {
-  if (!Number.isFinite(value)) return undefined;
-  const bps = Math.round(value * 100);
-  return Math.abs(bps - value * 100) < 1e-6 ? bps : undefined;
-}
-
-export interface LaunchBuild {
-  body: Record<string, unknown>;
+interface Simulated {
+  requires: Step[];
+  simulation: { ran: boolean; ok: boolean };
+  gasPriceWei: bigint;
+  maxWei: bigint;
 }
 
 /** A fresh 32-byte salt; tests may pass their own sequence to play a salt whose pool someone already priced. */
@@ -75,9 +77,9 @@ export type SaltSource = () => Hex;
 const randomSalt: SaltSource = () => `0x${randomBytes(32).toString('hex')}` as Hex;
 
 /**
- * Builds an unsigned launch for a wallet: validates every field as the spec says, opens at the tick for the asked
- * cap, lays out the shape, quotes the first buy against the fresh pool, stores the metadata, picks a salt for a free
- * token address, and simulates the whole launch from the wallet.
+ * Builds an unsigned launch for a wallet: parses the body with the launch schema, reads the pair, the cap and the
+ * metadata, picks a salt for a free token address, plans the launch (core/launch/planLaunch: opening tick, shape,
+ * first-buy quote), encodes the factory call and simulates it from the wallet.
  */
 export class LaunchService {
   constructor(
@@ -92,127 +94,74 @@ export class LaunchService {
     private readonly builtApprovals: BuiltApprovals = new BuiltApprovals(),
   ) {}
 
-  async build(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const { client, addresses } = this.chain;
-    const factory = addresses.factory;
+  /**
+   * Builds a launch: parse the body (every rule of the body itself), read what the launch needs from the settings and
+   * the chain, plan it (pure), encode the factory call, then check the wallet can pay and simulate it from the wallet.
+   */
+  async build(body: unknown): Promise<Record<string, unknown>> {
+    const factory = this.chain.addresses.factory;
     if (!factory) throw new ApiError('NOT_DEPLOYED', `the launch factory is not deployed on ${this.chain.network}`);
-    const wallet = readAddress(body.wallet, 'wallet');
-    const name = readText(body.name, 'name', 64);
-    const symbol = readText(body.symbol, 'symbol', 32);
-    const supplyWhole = readSupply(body.supply);
-    const supplyWei = supplyWhole * 10n ** 18n;
-    const feeTier = readFeeTier(body.feeTier);
-    const spacing = FEE_TIERS.find((t) => t.bps === feeTier)?.tickSpacing ?? 200;
-    const shape = readShape(body.shape);
-    const shapeName = typeof body.shape === 'string' ? body.shape : body.shape === undefined ? 'flat' : 'custom';
-    const { burnBps, royaltyTo } = readRoyalty(body.burnPct, body.royaltyTo);
-    const slippagePct = readFirstBuySlippage(body.slippagePct);
+    const request = parseLaunchRequest(body, problemError);
+    const facts = await this.readFacts(factory, request);
+    const plan = planLaunch(planInput(request, facts));
+    const tx = encodeLaunch(this.chain.chainId, factory, request, facts, plan);
+    const sent = await this.simulate(factory, facts, plan, tx);
+    return describeLaunch(request, facts, plan, tx, sent, usdPerPair(await facts.rate(), facts.pair));
+  }
 
+  /** Everything a launch needs from the settings and the chain, in the spec's order of checks. */
+  private async readFacts(factory: Address, request: LaunchRequest): Promise<LaunchFacts> {
+    const wallet = getAddress(request.wallet);
+    const supplyWei = (request.supply === undefined ? DEFAULT_SUPPLY : BigInt(request.supply)) * 10n ** 18n;
+    const feeTier = request.feeTier ?? DEFAULT_FEE_TIER;
     const settings = await this.settings.get();
     if (settings.launch.paused) throw new ApiError('LAUNCHES_PAUSED', 'launches are paused on the factory');
-    const pair = await this.readPair(body.pair);
+    const pair = await this.readPair(request.pair);
     // The dollar rate is read at most once per build: by the cap when it is in dollars, else for the display.
     let dollarRate: Promise<DollarRate | null> | undefined;
     const rate = () => {
       dollarRate ??= this.prices.rate(pair.address, pair.decimals);
       return dollarRate;
     };
-    const capPairWei = await this.readCap(body.marketCapUsd, body.marketCapPair, pair, rate);
+    const capPairWei = await this.readCap(request, pair, rate);
     const firstBuy =
-      body.firstBuy === undefined || body.firstBuy === null
-        ? 0n
-        : parseDecimalAmount(body.firstBuy, pair.decimals, 'firstBuy');
+      request.firstBuy === undefined ? 0n : parseDecimalAmount(request.firstBuy, pair.decimals, 'firstBuy');
     if (firstBuy > MAX_INT256) {
       // The swap math takes the amount as a signed 256-bit number; no balance comes near this anyway.
-      throw invalid('firstBuy', 'firstBuy is too large to encode in a swap (above 2^255 wei)');
+      throw new ApiError('INVALID_LAUNCH', 'firstBuy is too large to encode in a swap (above 2^255 wei)', {
+        field: 'firstBuy',
+      });
     }
-    const split = readSplit(body.firstBuyTo, firstBuy);
-    const metadata = await this.readMetadata(body, name, symbol);
-
+    const metadata = await this.readMetadata(request);
     // A salt whose token address is free and whose pool nobody has priced (the factory refuses such a pool); which
     // side of the pair the token sorts on decides the orientation.
-    const { salt, token } = await this.freeTokenAddress(
-      factory,
+    const { salt, token } = await this.freeTokenAddress(factory, wallet, request, supplyWei, pair.address, feeTier);
+    return {
       wallet,
-      name,
-      symbol,
       supplyWei,
-      pair.address,
       feeTier,
-    );
-    const tokenIs0 = BigInt(token) < BigInt(pair.address);
-    let opening: ReturnType<typeof openingTick>;
-    try {
-      opening = openingTick({ capPairWei, supplyWei, tokenIs0, tickSpacing: spacing });
-    } catch {
-      throw invalid('marketCapPair', 'the market cap is beyond the prices a pool can hold for this supply');
-    }
-    const ranges = shapeTicks(shape, opening.tick, tokenIs0, spacing);
-    let layout: ReturnType<typeof layOut>;
-    try {
-      layout = layOut(supplyWei, ranges, opening, tokenIs0, feeTier, spacing);
-    } catch (error) {
-      // A cap so high that a range's liquidity overflows a pool position: the caller's numbers, not our fault.
-      if (!(error instanceof RangeError)) throw error;
-      const field = body.marketCapUsd !== undefined ? 'marketCapUsd' : 'marketCapPair';
-      throw invalid(field, `the supply cannot be laid out at this market cap: ${error.message}`);
-    }
-    let minTokens = 0n;
-    let expectedTokens = 0n;
-    // The first buy is a trade: the factory takes the site fee from it, as the router does from an exact-in buy.
-    const siteFeeBps = settings.fees.siteFeeBps;
-    const firstBuyFee = siteFeeOn(firstBuy, siteFeeBps);
-    if (firstBuy > 0n) {
-      if (firstBuy <= firstBuyFee) {
-        throw new ApiError('AMOUNT_TOO_SMALL', 'the first buy would leave nothing after the site fee', {
-          field: 'firstBuy',
-        });
-      }
-      const quote = simulateSwap(layout.pool, !tokenIs0, firstBuy - firstBuyFee);
-      if (!quote.filled) {
-        // More than buying the whole supply up to the highest price the pool can hold would cost.
-        throw new ApiError('POOL_TOO_THIN', 'the fresh pool cannot fill a first buy this large in one trade', {
-          field: 'firstBuy',
-          fix: 'Send a smaller firstBuy, or launch a larger supply.',
-        });
-      }
-      if (quote.amountOut === 0n) {
-        throw new ApiError('AMOUNT_TOO_SMALL', 'the first buy would get no tokens from the fresh pool', {
-          field: 'firstBuy',
-        });
-      }
-      expectedTokens = quote.amountOut;
-      minTokens = (quote.amountOut * BigInt(10_000 - Math.round(slippagePct * 100))) / 10_000n;
-    }
-
-    const launchFeeWei = BigInt(settings.launch.launchFeeWei);
-    const native = pair.address === addresses.wbnb;
-    const value = launchFeeWei + (native ? firstBuy : 0n);
-    const params = {
-      name,
-      symbol,
-      supply: supplyWei,
-      salt,
-      pair: pair.address,
-      fee: feeTier,
-      openingTick: opening.tick,
-      ranges: ranges.map((r) => ({ tickLower: r.tickLower, tickUpper: r.tickUpper, bps: r.bps })),
+      pair,
+      native: pair.address === this.chain.addresses.wbnb,
+      capPairWei,
       firstBuy,
-      minTokens,
-      firstBuyTo: split?.map((s) => ({ wallet: s.wallet, bps: s.bps })) ?? [],
-      royaltyTo: royaltyTo ?? '0x0000000000000000000000000000000000000000',
-      burnBps,
-      metadataURI: metadata.uri,
-    } as const;
-    const tx: UnsignedTx = {
-      chainId: this.chain.chainId,
-      to: factory,
-      data: encodeFunctionData({ abi: LaunchFactory.abi, functionName: 'launch', args: [params] }),
-      value: value.toString(),
+      metadata,
+      salt,
+      token,
+      siteFeeBps: settings.fees.siteFeeBps,
+      launchFeeWei: BigInt(settings.launch.launchFeeWei),
+      rate,
     };
+  }
 
+  /**
+   * The approval a first buy in a BEP-20 pair needs, the wallet's balances against what the launch spends, and the
+   * simulation from the wallet (only once nothing is left to approve).
+   */
+  private async simulate(factory: Address, facts: LaunchFacts, plan: LaunchPlan, tx: UnsignedTx): Promise<Simulated> {
+    const { client } = this.chain;
+    const { wallet, pair, firstBuy } = facts;
     const requires: Step[] = [];
-    if (!native && firstBuy > 0n) {
+    if (!facts.native && firstBuy > 0n) {
       const allowance = await chainRead('the allowance', () =>
         client.readContract({
           address: pair.address,
@@ -253,15 +202,15 @@ export class LaunchService {
         );
       }
     }
+    const { value } = plan;
     const [bnb, gasPriceWei] = await Promise.all([
       chainRead('the wallet balance', () => client.getBalance({ address: wallet })),
       chainRead('the gas price', async () => (await readFees(client, this.chain.chainId)).maxFeePerGas),
     ]);
-    const bnbCurrency = { decimals: 18, symbol: 'BNB' };
     if (bnb < value) {
       throw new ApiError(
         'INSUFFICIENT_BALANCE',
-        `the wallet holds ${formatWithSymbol(bnb, bnbCurrency)}; the launch needs ${formatWithSymbol(value, bnbCurrency)} plus gas`,
+        `the wallet holds ${formatWithSymbol(bnb, BNB)}; the launch needs ${formatWithSymbol(value, BNB)} plus gas`,
       );
     }
     let gas = 6_000_000n;
@@ -281,88 +230,17 @@ export class LaunchService {
     if (bnb < value + maxWei) {
       throw new ApiError(
         'INSUFFICIENT_BALANCE',
-        `the wallet holds ${formatWithSymbol(bnb, bnbCurrency)}; it needs ${formatWithSymbol(value, bnbCurrency)} plus up to ${formatWithSymbol(maxWei, bnbCurrency)} of gas`,
+        `the wallet holds ${formatWithSymbol(bnb, BNB)}; it needs ${formatWithSymbol(value, BNB)} plus up to ${formatWithSymbol(maxWei, BNB)} of gas`,
       );
     }
-
-    const usdPerPair = dollarsPerUnit(await rate(), pair.decimals);
-    const capNumber = Number(formatDecimalAmount(opening.capPairWei, pair.decimals));
-    const askedNumber = Number(formatDecimalAmount(capPairWei, pair.decimals));
-    const creatorFeeRecipient = royaltyTo ?? wallet;
-    const royaltyKind = burnBps === 0 ? 'keep' : burnBps === 10_000 ? 'holders' : 'split';
-    const burnPct = burnBps / 100;
-    const explain =
-      `Launch ${name} (${symbol}), ${formatDecimalAmount(supplyWei, 18)} tokens, at a ${trim(capNumber)} ${pair.symbol} market cap ` +
-      `against ${pair.symbol} (${FEE_TIERS.find((t) => t.bps === feeTier)?.label} pool)` +
-      (firstBuy > 0n
-        ? `, buying about ${formatDecimalAmount(expectedTokens, 18)} ${symbol} for ${formatWithSymbol(firstBuy, pair)} (at least ${formatDecimalAmount(minTokens, 18)}; of it a ${formatWithSymbol(firstBuyFee, pair)} site fee, ${siteFeeBps / 100}%)`
-        : '') +
-      (launchFeeWei > 0n ? `, paying a ${formatWithSymbol(launchFeeWei, bnbCurrency)} launch fee` : '') +
-      '; the liquidity is locked for ever.';
-    return {
-      wallet,
-      token,
-      name,
-      symbol,
-      supply: { amount: formatDecimalAmount(supplyWei, 18), wei: supplyWei.toString() },
-      pair: {
-        address: pair.address,
-        decimals: pair.decimals,
-        symbol: pair.symbol,
-        priced: usdPerPair !== null,
-        ...(usdPerPair === null ? { note: 'no dollar price for this pair: send marketCapPair' } : {}),
-      },
-      opening: {
-        tick: opening.tick,
-        marketCapPair: capNumber,
-        marketCapUsd: usdPerPair === null ? null : Math.round(capNumber * usdPerPair * 100) / 100,
-        driftFromAskedPct: Math.round((capNumber / askedNumber - 1) * 100 * 10_000) / 10_000,
-      },
-      feeTier,
-      firstBuy:
-        firstBuy > 0n
-          ? {
-              spend: { amount: formatDecimalAmount(firstBuy, pair.decimals), wei: firstBuy.toString() },
-              minTokens: { amount: formatDecimalAmount(minTokens, 18), wei: minTokens.toString() },
-              siteFee: {
-                amount: formatDecimalAmount(firstBuyFee, pair.decimals),
-                wei: firstBuyFee.toString(),
-                symbol: pair.symbol,
-                bps: siteFeeBps,
-              },
-            }
-          : null,
-      launchFee: { amount: formatDecimalAmount(launchFeeWei, 18), wei: launchFeeWei.toString() },
-      creatorFeeRecipient,
-      royalty: {
-        kind: royaltyKind,
-        burnPct,
-        to: creatorFeeRecipient,
-        explain:
-          royaltyKind === 'keep'
-            ? `The pool's trading fees are paid to ${creatorFeeRecipient}.`
-            : royaltyKind === 'holders'
-              ? "All of the pool's trading fees buy the token back and burn it, for the holders."
-              : `${burnPct}% of the pool's trading fees buy the token back and burn it; the rest is paid to ${creatorFeeRecipient}.`,
-      },
-      shape: shapeName,
-      ranges: params.ranges,
-      firstBuyTo: split ? split.map((s) => ({ wallet: s.wallet, pct: s.bps / 100 })) : null,
-      salt,
-      metadata: { uri: metadata.uri, ...metadata.details },
-      requires,
-      tx,
-      simulation,
-      cost: { gasPriceWei: gasPriceWei.toString(), maxWei: maxWei.toString(), max: formatDecimalAmount(maxWei, 18) },
-      explain,
-    };
+    return { requires, simulation, gasPriceWei, maxWei };
   }
 
-  private async readPair(raw: unknown): Promise<Currency> {
+  private async readPair(raw: string | undefined): Promise<Currency> {
     const { wbnb, usdt } = this.chain.addresses;
-    if (raw === undefined || raw === null || raw === 'BNB') return { address: wbnb, decimals: 18, symbol: 'BNB' };
+    if (raw === undefined || raw === 'BNB') return { address: wbnb, decimals: 18, symbol: 'BNB' };
     if (raw === 'USDT') return { address: usdt, decimals: 18, symbol: 'USDT' };
-    if (typeof raw !== 'string' || !isAddress(raw, { strict: false })) {
+    if (!isAddress(raw, { strict: false })) {
       throw new ApiError('UNSUPPORTED_PAIR', `pair must be BNB, USDT or a BEP20 address, not ${JSON.stringify(raw)}`, {
         field: 'pair',
       });
@@ -383,23 +261,15 @@ export class LaunchService {
     }
   }
 
+  /** The asked cap in the pair's wei: as sent in the pair, or dollars at the pair's live dollar price. */
   private async readCap(
-    usd: unknown,
-    inPair: unknown,
+    request: LaunchRequest,
     pair: Currency,
     dollarRate: () => Promise<DollarRate | null>,
   ): Promise<bigint> {
-    if (inPair !== undefined && inPair !== null) {
-      if (usd !== undefined && usd !== null)
-        throw invalid('marketCapUsd', 'send marketCapUsd or marketCapPair, not both');
-      return parseDecimalAmount(inPair, pair.decimals, 'marketCapPair');
-    }
-    if (usd === undefined || usd === null) {
-      throw new ApiError('MISSING_MARKET_CAP', 'a launch needs marketCapUsd or marketCapPair', {
-        field: 'marketCapUsd',
-      });
-    }
-    const dollars = parseDecimalAmount(usd, 18, 'marketCapUsd');
+    if (request.marketCapPair !== undefined)
+      return parseDecimalAmount(request.marketCapPair, pair.decimals, 'marketCapPair');
+    const dollars = parseDecimalAmount(request.marketCapUsd, 18, 'marketCapUsd');
     const rate = await dollarRate();
     if (rate === null) {
       throw new ApiError('NO_PRICE', `${pair.symbol} has no live dollar price; send marketCapPair`, {
@@ -410,47 +280,29 @@ export class LaunchService {
     return (dollars * rate.pairWeiPer) / rate.usdWeiPer;
   }
 
-  private async readMetadata(body: Record<string, unknown>, name: string, symbol: string) {
-    const hasDetails = DETAIL_FIELDS.some((k) => body[k] !== undefined);
-    if (body.metadataURI !== undefined && body.metadataURI !== null) {
-      if (hasDetails || body.image !== undefined) {
-        throw new ApiError('CONFLICTING_METADATA', 'send metadataURI alone, or the image and details without it', {
-          field: 'metadataURI',
-        });
-      }
-      const resolved = await this.media.resolveMetadataURI(body.metadataURI);
-      return { uri: resolved.uri, details: { image: resolved.image } as Record<string, unknown> };
+  /** The launch's metadata: read behind its metadataURI, or stored here from the image and details. */
+  private async readMetadata(request: LaunchRequest): Promise<LaunchMetadata> {
+    if (request.metadataURI !== undefined) {
+      const resolved = await this.media.resolveMetadataURI(request.metadataURI);
+      return { uri: resolved.uri, details: { image: resolved.image } };
     }
-    if (body.image === undefined || body.image === null) {
-      throw new ApiError(
-        'MISSING_IMAGE',
-        'a launch needs image (a link) or a metadataURI whose metadata has an image',
-        {
-          field: 'image',
-        },
-      );
-    }
-    const image = await this.media.fetchImage(body.image);
+    const image = await this.media.fetchImage(request.image);
     const stored = await this.media.putMetadata({
-      name,
-      symbol,
-      description: body.description,
-      website: body.website,
-      x: body.x,
-      telegram: body.telegram,
+      name: request.name,
+      symbol: request.symbol,
+      description: request.description,
+      website: request.website,
+      x: request.x,
+      telegram: request.telegram,
       image: image.uri,
     });
-    return {
-      uri: stored.uri,
-      details: { ...stored.metadata, imageUrl: image.url, url: stored.url } as Record<string, unknown>,
-    };
+    return { uri: stored.uri, details: { ...stored.metadata, imageUrl: image.url, url: stored.url } };
   }
 
   private async freeTokenAddress(
     factory: Address,
     creator: Address,
-    name: string,
-    symbol: string,
+    { name, symbol }: LaunchRequest,
     supply: bigint,
     pair: Address,
     feeTier: number,
@@ -494,79 +346,160 @@ export class LaunchService {
   }
 }
 
-function readText(value: unknown, field: string, maxBytes: number): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, `${field} must be a non-empty string`);
-  if (utf8Length(value) > maxBytes)
-    throw invalid(field, `${field} is ${utf8Length(value)} bytes; at most ${maxBytes} are allowed`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid(field, `${field} must not contain control characters`);
-  return value;
+/** A body rule broken, as the API's error. */
+function problemError(problem: RequestProblem): ApiError {
+  return new ApiError(problem.code as ErrorCode, problem.message, { field: problem.field });
 }
 
-function readSupply(value: unknown): bigint {
-  if (value === undefined) return DEFAULT_SUPPLY;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) {
-    throw new ApiError('INVALID_SUPPLY', 'supply must be a whole number of tokens, as a string', { field: 'supply' });
-  }
-  const supply = BigInt(value);
-  if (supply < 1n || supply > MAX_SUPPLY) {
-    throw new ApiError('INVALID_SUPPLY', 'supply must be from 1 to 1000000000000 whole tokens', { field: 'supply' });
-  }
-  return supply;
-}
-
-function readFeeTier(value: unknown): number {
-  if (value === undefined) return DEFAULT_FEE_TIER;
-  if (!FEE_TIERS.some((t) => t.bps === value)) throw invalid('feeTier', 'feeTier must be 100, 500, 2500 or 10000');
-  return value as number;
-}
-
-function readRoyalty(burnPct: unknown, royaltyTo: unknown): { burnBps: number; royaltyTo: Address | null } {
-  let burnBps = 0;
-  if (burnPct !== undefined) {
-    const bps = typeof burnPct === 'number' ? pctToBps(burnPct) : undefined;
-    if (bps === undefined || !(bps === 0 || bps === 10_000 || (bps >= 100 && bps <= 9_999))) {
-      throw new ApiError('INVALID_BURN', 'burnPct must be 0, from 1 to 99 with at most two decimals, or 100', {
-        field: 'burnPct',
-      });
-    }
-    burnBps = bps;
-  }
-  const to = royaltyTo === undefined || royaltyTo === null ? null : readAddress(royaltyTo, 'royaltyTo');
-  if (to && burnBps > 0)
-    throw new ApiError('CONFLICTING_ROYALTY', 'send royaltyTo or a burnPct above 0, not both', { field: 'royaltyTo' });
-  return { burnBps, royaltyTo: to };
-}
-
-function readFirstBuySlippage(value: unknown): number {
-  if (value === undefined) return DEFAULT_FIRST_BUY_SLIPPAGE_PCT;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0.5 || value > 50) {
-    throw new ApiError('INVALID_SLIPPAGE', 'slippagePct must be a number from 0.5 to 50', { field: 'slippagePct' });
-  }
-  return value;
-}
-
-function readSplit(raw: unknown, firstBuy: bigint): { wallet: Address; bps: number }[] | null {
-  if (raw === undefined || raw === null) return null;
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 20) {
-    throw invalid('firstBuyTo', 'firstBuyTo must list 1 to 20 recipients');
-  }
-  if (firstBuy === 0n) throw invalid('firstBuyTo', 'firstBuyTo splits a first buy: send firstBuy too');
-  const seen = new Set<string>();
-  let total = 0;
-  const split = raw.map((entry, i) => {
-    const { wallet, pct } = (entry ?? {}) as { wallet?: unknown; pct?: unknown };
-    const address = readAddress(wallet, `firstBuyTo[${i}].wallet`);
-    const bps = typeof pct === 'number' ? pctToBps(pct) : undefined;
-    if (bps === undefined || bps <= 0)
-      throw invalid(`firstBuyTo[${i}].pct`, 'pct must be a positive number with at most two decimals');
-    if (seen.has(address)) throw invalid(`firstBuyTo[${i}].wallet`, `${address} appears twice in firstBuyTo`);
-    seen.add(address);
-    total += bps;
-    return { wallet: address === getAddress(DEAD) ? DEAD : address, bps };
+/** The first-buy split as the factory takes it; the dead address is sent as written, which burns its share. */
+function splitOf(request: LaunchRequest): { wallet: Address; bps: number }[] | null {
+  if (request.firstBuyTo === undefined) return null;
+  return request.firstBuyTo.map(({ wallet, pct }) => {
+    const address = getAddress(wallet);
+    return { wallet: address === getAddress(DEAD) ? DEAD : address, bps: pctToBps(pct) ?? 0 };
   });
-  if (total !== 10_000) throw invalid('firstBuyTo', `the shares add to ${total / 100}, not 100`);
-  return split;
+}
+
+function planInput(request: LaunchRequest, facts: LaunchFacts): LaunchPlanInput {
+  return {
+    supplyWei: facts.supplyWei,
+    capPairWei: facts.capPairWei,
+    capField: request.marketCapUsd !== undefined ? 'marketCapUsd' : 'marketCapPair',
+    tokenIs0: BigInt(facts.token) < BigInt(facts.pair.address),
+    feeTier: facts.feeTier,
+    shape: request.shape,
+    firstBuy: facts.firstBuy,
+    slippagePct: request.slippagePct ?? DEFAULT_FIRST_BUY_SLIPPAGE_PCT,
+    siteFeeBps: facts.siteFeeBps,
+    launchFeeWei: facts.launchFeeWei,
+    native: facts.native,
+  };
+}
+
+/** The factory's launch call for the plan. */
+function encodeLaunch(
+  chainId: number,
+  factory: Address,
+  request: LaunchRequest,
+  facts: LaunchFacts,
+  plan: LaunchPlan,
+): UnsignedTx {
+  const params = {
+    name: request.name,
+    symbol: request.symbol,
+    supply: facts.supplyWei,
+    salt: facts.salt,
+    pair: facts.pair.address,
+    fee: facts.feeTier,
+    openingTick: plan.opening.tick,
+    ranges: plan.ranges.map((r) => ({ tickLower: r.tickLower, tickUpper: r.tickUpper, bps: r.bps })),
+    firstBuy: facts.firstBuy,
+    minTokens: plan.firstBuy?.minTokens ?? 0n,
+    firstBuyTo: splitOf(request) ?? [],
+    royaltyTo: request.royaltyTo === undefined ? zeroAddress : getAddress(request.royaltyTo),
+    burnBps: burnBpsOf(request),
+    metadataURI: facts.metadata.uri,
+  } as const;
+  return {
+    chainId,
+    to: factory,
+    data: encodeFunctionData({ abi: LaunchFactory.abi, functionName: 'launch', args: [params] }),
+    value: plan.value.toString(),
+  };
+}
+
+function burnBpsOf(request: LaunchRequest): number {
+  return request.burnPct === undefined ? 0 : (pctToBps(request.burnPct) ?? 0);
+}
+
+function usdPerPair(rate: DollarRate | null, pair: Currency): number | null {
+  return dollarsPerUnit(rate, pair.decimals);
+}
+
+/** The Launch build response: what the plan opens at, spends and pays, and the transaction to sign. */
+function describeLaunch(
+  request: LaunchRequest,
+  facts: LaunchFacts,
+  plan: LaunchPlan,
+  tx: UnsignedTx,
+  { requires, simulation, gasPriceWei, maxWei }: Simulated,
+  usd: number | null,
+): Record<string, unknown> {
+  const { name, symbol } = request;
+  const { wallet, pair, supplyWei, feeTier, firstBuy, launchFeeWei, siteFeeBps, metadata } = facts;
+  const { opening } = plan;
+  const split = splitOf(request);
+  const burnBps = burnBpsOf(request);
+  const capNumber = Number(formatDecimalAmount(opening.capPairWei, pair.decimals));
+  const askedNumber = Number(formatDecimalAmount(facts.capPairWei, pair.decimals));
+  const creatorFeeRecipient = request.royaltyTo === undefined ? wallet : getAddress(request.royaltyTo);
+  const royaltyKind = burnBps === 0 ? 'keep' : burnBps === 10_000 ? 'holders' : 'split';
+  const burnPct = burnBps / 100;
+  const bought = plan.firstBuy;
+  const explain =
+    `Launch ${name} (${symbol}), ${formatDecimalAmount(supplyWei, 18)} tokens, at a ${trim(capNumber)} ${pair.symbol} market cap ` +
+    `against ${pair.symbol} (${FEE_TIERS.find((t) => t.bps === feeTier)?.label} pool)` +
+    (bought
+      ? `, buying about ${formatDecimalAmount(bought.expectedTokens, 18)} ${symbol} for ${formatWithSymbol(firstBuy, pair)} (at least ${formatDecimalAmount(bought.minTokens, 18)}; of it a ${formatWithSymbol(bought.siteFee, pair)} site fee, ${siteFeeBps / 100}%)`
+      : '') +
+    (launchFeeWei > 0n ? `, paying a ${formatWithSymbol(launchFeeWei, BNB)} launch fee` : '') +
+    '; the liquidity is locked for ever.';
+  return {
+    wallet,
+    token: facts.token,
+    name,
+    symbol,
+    supply: { amount: formatDecimalAmount(supplyWei, 18), wei: supplyWei.toString() },
+    pair: {
+      address: pair.address,
+      decimals: pair.decimals,
+      symbol: pair.symbol,
+      priced: usd !== null,
+      ...(usd === null ? { note: 'no dollar price for this pair: send marketCapPair' } : {}),
+    },
+    opening: {
+      tick: opening.tick,
+      marketCapPair: capNumber,
+      marketCapUsd: usd === null ? null : Math.round(capNumber * usd * 100) / 100,
+      driftFromAskedPct: Math.round((capNumber / askedNumber - 1) * 100 * 10_000) / 10_000,
+    },
+    feeTier,
+    firstBuy: bought
+      ? {
+          spend: { amount: formatDecimalAmount(firstBuy, pair.decimals), wei: firstBuy.toString() },
+          minTokens: { amount: formatDecimalAmount(bought.minTokens, 18), wei: bought.minTokens.toString() },
+          siteFee: {
+            amount: formatDecimalAmount(bought.siteFee, pair.decimals),
+            wei: bought.siteFee.toString(),
+            symbol: pair.symbol,
+            bps: siteFeeBps,
+          },
+        }
+      : null,
+    launchFee: { amount: formatDecimalAmount(launchFeeWei, 18), wei: launchFeeWei.toString() },
+    creatorFeeRecipient,
+    royalty: {
+      kind: royaltyKind,
+      burnPct,
+      to: creatorFeeRecipient,
+      explain:
+        royaltyKind === 'keep'
+          ? `The pool's trading fees are paid to ${creatorFeeRecipient}.`
+          : royaltyKind === 'holders'
+            ? "All of the pool's trading fees buy the token back and burn it, for the holders."
+            : `${burnPct}% of the pool's trading fees buy the token back and burn it; the rest is paid to ${creatorFeeRecipient}.`,
+    },
+    shape: typeof request.shape === 'string' ? request.shape : request.shape === undefined ? 'flat' : 'custom',
+    ranges: plan.ranges.map((r) => ({ tickLower: r.tickLower, tickUpper: r.tickUpper, bps: r.bps })),
+    firstBuyTo: split ? split.map((s) => ({ wallet: s.wallet, pct: s.bps / 100 })) : null,
+    salt: facts.salt,
+    metadata: { uri: metadata.uri, ...metadata.details },
+    requires,
+    tx,
+    simulation,
+    cost: { gasPriceWei: gasPriceWei.toString(), maxWei: maxWei.toString(), max: formatDecimalAmount(maxWei, 18) },
+    explain,
+  };
 }
 
 function trim(value: number): string {

@@ -43,49 +43,22 @@ export interface TickRange {
   bps: number;
 }
 
-function invalid(message: string): ApiError {
-  return new ApiError('INVALID_SHAPE', message, { field: 'shape' });
-}
-
 /**
- * Reads the launch body's `shape`: a preset name (default flat) or 1 to 4 ranges whose bps add to 10,000, in
- * ascending, non-overlapping order within 0-100%.
+ * The ranges of a launch's shape as parsed (src-shared/schema/launch.ts checks its rules): a preset by name, flat when
+ * none is sent, or the ranges as sent.
+ *
+ * @example readShape('stepped') // SHAPE_PRESETS.stepped
  */
-export function readShape(shape: unknown): readonly ShapeRange[] {
+export function readShape(shape: string | readonly ShapeRange[] | undefined): readonly ShapeRange[] {
   if (shape === undefined) return SHAPE_PRESETS.flat;
-  if (typeof shape === 'string') {
-    const preset = SHAPE_PRESETS[shape as keyof typeof SHAPE_PRESETS];
-    if (!preset) throw invalid(`shape "${shape}" is not a preset: use flat, stepped or steep, or a list of ranges`);
-    return preset;
+  if (typeof shape !== 'string') return shape;
+  const preset = SHAPE_PRESETS[shape as keyof typeof SHAPE_PRESETS];
+  if (!preset) {
+    throw new ApiError('INVALID_SHAPE', `shape "${shape}" is not a preset: use flat, stepped or steep`, {
+      field: 'shape',
+    });
   }
-  if (!Array.isArray(shape) || shape.length < 1 || shape.length > MAX_RANGES) {
-    throw invalid(`shape must be flat, stepped, steep, or a list of 1 to ${MAX_RANGES} ranges`);
-  }
-  let total = 0;
-  let previousTo = 0;
-  const ranges = shape.map((raw, i) => {
-    const range = raw as Partial<Record<keyof ShapeRange, unknown>>;
-    const { fromPct, toPct, bps } = range ?? {};
-    if (
-      typeof fromPct !== 'number' ||
-      typeof toPct !== 'number' ||
-      !Number.isFinite(fromPct) ||
-      !Number.isFinite(toPct)
-    ) {
-      throw invalid(`shape[${i}] needs numbers fromPct and toPct`);
-    }
-    if (typeof bps !== 'number' || !Number.isInteger(bps) || bps < 1 || bps > 10_000) {
-      throw invalid(`shape[${i}].bps must be a whole number from 1 to 10000`);
-    }
-    if (fromPct < 0 || toPct > 100 || fromPct >= toPct)
-      throw invalid(`shape[${i}] must run from fromPct to a larger toPct within 0-100`);
-    if (fromPct < previousTo) throw invalid(`shape[${i}] overlaps the range before it; list ranges in ascending order`);
-    previousTo = toPct;
-    total += bps;
-    return { fromPct, toPct, bps };
-  });
-  if (total !== 10_000) throw invalid(`the shape's bps add to ${total}, not 10000`);
-  return ranges;
+  return preset;
 }
 
 /**
