@@ -233,8 +233,8 @@ function shapeProblem(shape: unknown): string | null {
 const ShapeRangeSchema = z.object({ fromPct: z.number(), toPct: z.number(), bps: z.number().int() });
 
 /**
- * The presets, in per cent of the span above the opening price (core/launch/shapes.ts holds the service's copy, which
- * core may not import from here; test/shapePresets.test.ts keeps the two equal). The wizard draws these.
+ * The presets, in per cent of the span above the opening price: the one list the service lays out
+ * (core/launch/shapes.ts) and the wizard draws.
  */
 export const SHAPE_PRESETS: Record<(typeof SHAPE_PRESET_NAMES)[number], readonly z.output<typeof ShapeRangeSchema>[]> =
   {

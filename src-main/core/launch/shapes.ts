@@ -1,3 +1,4 @@
+import { SHAPE_PRESETS } from '../../../src-shared/schema/launch';
 import { ApiError } from '../errors';
 import { MAX_TICK } from '../math/tickMath';
 
@@ -13,7 +14,8 @@ export interface ShapeRange {
 }
 
 /**
- * The presets, in the token's price (up from the opening price):
+ * The presets, in the token's price (up from the opening price); one list, in src-shared/schema/launch.ts, which the
+ * request schema and the wizard read too:
  * - flat: the whole supply evenly in tick space from the opening price to the top;
  * - stepped: four equal quarters of the supply over widening spans (0-10%, 10-30%, 30-60%, 60% and up), so the
  *   price climbs slowly at first and faster as it rises;
@@ -21,21 +23,7 @@ export interface ShapeRange {
  *   the price a lot.
  * The last range of every shape runs to the top usable tick, so no shape caps the price.
  */
-export const SHAPE_PRESETS: Record<'flat' | 'stepped' | 'steep', readonly ShapeRange[]> = {
-  flat: [{ fromPct: 0, toPct: 100, bps: 10_000 }],
-  stepped: [
-    { fromPct: 0, toPct: 10, bps: 2_500 },
-    { fromPct: 10, toPct: 30, bps: 2_500 },
-    { fromPct: 30, toPct: 60, bps: 2_500 },
-    { fromPct: 60, toPct: 100, bps: 2_500 },
-  ],
-  steep: [
-    { fromPct: 0, toPct: 20, bps: 1_000 },
-    { fromPct: 20, toPct: 50, bps: 2_000 },
-    { fromPct: 50, toPct: 80, bps: 3_000 },
-    { fromPct: 80, toPct: 100, bps: 4_000 },
-  ],
-};
+export { SHAPE_PRESETS };
 
 export interface TickRange {
   tickLower: number;
