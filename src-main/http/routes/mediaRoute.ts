@@ -1,5 +1,6 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
+import { ImageBytesSchema, StoredImageSchema } from '../../../src-shared/schema/media';
 import { ApiError } from '../../core/errors';
 import { isRawCid } from '../../core/media/cid';
 import { IMAGE_TYPES } from '../../core/media/sniffImage';
@@ -18,24 +19,6 @@ export interface MediaRouteOptions {
   /** Uploads per client per minute (the spec's 20 by default); false switches the limit off. */
   uploadsPerMinute?: number | false;
 }
-
-const StoredImageSchema = z
-  .object({
-    url: z.string().openapi({
-      description: 'where this server serves the image (GET /media/{cid}); usable as a launch image',
-      example: 'http://127.0.0.1:8787/media/bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
-    }),
-    uri: z.string().openapi({
-      description: 'ipfs://<cid>: the same for the same bytes anywhere; usable as a launch image',
-      example: 'ipfs://bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku',
-    }),
-    cid: z.string().openapi({ description: 'CIDv1, raw codec, sha2-256, base32' }),
-    type: z.enum(['png', 'jpeg', 'gif', 'webp']).openapi({ description: 'the image type, read from the bytes' }),
-    bytes: z.number().int().openapi({ description: 'size in bytes' }),
-  })
-  .openapi('StoredImage');
-
-const ImageBytesSchema = z.string().openapi({ format: 'binary', description: 'the image file itself' });
 
 const uploadRoute = createRoute({
   method: 'post',

@@ -3098,32 +3098,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
-            requires: {
-                step: string;
-                explain: string;
-                tx: {
-                    chainId: number;
-                    /**
-                     * @description 0x followed by 40 hex digits
-                     * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
-                     */
-                    to: string;
-                    data: string;
-                    value: string;
-                    gas?: string;
-                };
-            }[];
-            tx: {
-                chainId: number;
-                /**
-                 * @description 0x followed by 40 hex digits
-                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
-                 */
-                to: string;
-                data: string;
-                value: string;
-                gas?: string;
-            };
+            requires: components["schemas"]["Step"][];
+            tx: components["schemas"]["UnsignedTx"];
             simulation: {
                 ran: boolean;
                 ok: boolean;
