@@ -48,7 +48,9 @@ function RunningNow({ info }: { info: AppInfo }) {
         )}
         {(info.network === 'devnet' || info.network === 'fork') && (
           <Row label="Test BNB">
-            <FundButton />
+            <FundButton
+              noSigner={<span className="text-muted">100 at a time for the signer's wallet, once one is set up</span>}
+            />
           </Row>
         )}
         <Row label="Data">

@@ -1,5 +1,5 @@
 import { FlaskConical, HandCoins } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { WalletFunded } from '../../../src-shared/appChannelTypes';
 import { formatAmount, formatExact } from '../../../src-shared/format/numbers';
 import { queryClient } from '../api/queryClient';
@@ -11,12 +11,15 @@ import { activeAddress, useWallet, type WalletFailure } from '../wallet/walletSt
 
 const SOURCE_NAMES = { mainnet: 'BNB Chain mainnet', testnet: 'BNB Chain testnet', devnet: 'a devnet' } as const;
 
-/** One click of test BNB for the wallet that signs now: on the devnet and on a rehearsal, where BNB is not real. */
-export function FundButton() {
+/**
+ * One click of test BNB for the wallet that signs now: on the devnet and on a rehearsal, where BNB is not real.
+ * `noSigner` is shown instead while no wallet signs (nothing by default).
+ */
+export function FundButton({ noSigner = null }: { noSigner?: ReactNode } = {}) {
   const address = useWallet(activeAddress);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ funded: WalletFunded } | { failure: WalletFailure } | null>(null);
-  if (!address) return null;
+  if (!address) return <>{noSigner}</>;
   const fund = async () => {
     setBusy(true);
     setResult(null);
