@@ -4,7 +4,7 @@
  * electron-builder finds by itself, so even a bare `npx electron-builder` reads it: run with its defaults, it would
  * rebuild node_modules' better-sqlite3 in place for Electron and break the tests and the headless server. TypeScript
  * rather than YAML or package.json's `build`: the addon's path comes from the function the app loads it with, the
- * shape is type-checked, and test/packaging.test.ts imports it to check its globs against the real files.
+ * shape is type-checked, and test/packaging.unit.test.ts imports it to check its globs against the real files.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /*
  * Three projects, all run by `npm test`:
- * - unit: pure code beside its source (and the few cross-module checks named *.unit.test.ts), in worker threads,
- *   with no chain, server or browser: `npm run test:unit`, seconds.
+ * - unit: pure code beside its source (and the few cross-module checks named *.unit.test.ts), in worker threads that
+ *   keep their imports from one file to the next (pure code holds no state worth isolating), with no chain, server or
+ *   browser: `npm run test:unit`, seconds.
  * - chain: the embedded EVM, the contracts, the service over real HTTP, the Ledger emulator. One EdrContext per
  *   process: EDR crashes under worker threads, so every file runs in its own fork.
  * - ui: a real Chromium driving the built web UI, also in forks.
@@ -24,7 +25,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads' } },
+      { extends: true, test: { name: 'unit', include: UNIT, pool: 'threads', isolate: false } },
       {
         extends: true,
         test: {
