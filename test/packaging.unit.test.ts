@@ -110,7 +110,12 @@ describe('electron-builder.ts', () => {
     for (const path of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', WINDOW_ICON]) {
       expect(packed(path), path).toBe(true);
     }
-    for (const path of ['src-main/index.ts', 'test/packaging.unit.test.ts', 'out/web/index.html', 'electron-builder.ts']) {
+    for (const path of [
+      'src-main/index.ts',
+      'test/packaging.unit.test.ts',
+      'out/web/index.html',
+      'electron-builder.ts',
+    ]) {
       expect(packed(path), path).toBe(false);
     }
   });
