@@ -161,6 +161,13 @@ const FAILURE_LOG_EVERY_MS = 60_000;
 const BEHIND_RETRY_MS = 150;
 /** Nodes behind for longer than this are a failure like any other (logged, /status's last error). */
 const BEHIND_QUIET_MS = 30_000;
+/**
+ * The most blocks short of the head a pass aims after nodes behind refused it: one block further back every second
+ * retry. A balancer that deals requests out in strict turn to nodes a few blocks apart can refuse every pass that
+ * needs the newest block twice (its logs, then its timestamp) for as long as the pass's requests line up the same
+ * way; a pass that stops short reads only blocks every node has, and the next one aims at the head again.
+ */
+const MAX_BEHIND_STEP_BACK = 8;
 /** How often the `finalized` tag is asked again of a node that did not answer it. */
 const FINALIZED_PROBE_MS = 60_000;
 /** A finalized block deeper than usual is asked again this many times in a pass, and in this many passes running. */
@@ -419,8 +426,13 @@ export class Indexer {
     this.head = head;
     this.headReadThisPass = true;
     const byBlocks = head - this.options.confirmations;
-    const safe = finalized !== null && finalized > byBlocks ? Math.min(finalized, head) : byBlocks;
-    this.confirmed = { block: safe, by: safe === byBlocks ? 'blocks' : 'finalized' };
+    const confirmed = finalized !== null && finalized > byBlocks ? Math.min(finalized, head) : byBlocks;
+    this.confirmed = { block: confirmed, by: confirmed === byBlocks ? 'blocks' : 'finalized' };
+    const stepBack = Math.min(MAX_BEHIND_STEP_BACK, Math.floor(this.behindRetries / 2));
+    const safe = Math.max(this.cursor.block, confirmed - stepBack);
+    // Short of the head after nodes behind refused it: once these blocks are in, the head is tried again at once (with
+    // nothing to read short of it, at the usual pace, so a balancer that keeps refusing is not asked in a tight loop).
+    if (stepBack > 0 && this.cursor.block < safe) this.lookAgainSoon = true;
     if (this.cursor.block >= safe) {
       // Nothing new to read, but the indexed block may have been replaced (a reorganization at the same height or
       // a chain that went back).
