@@ -11,6 +11,8 @@ export interface LoadOptions {
   maxRequests: number;
   /** A request slower than this is abandoned and counted as an error. */
   timeoutMs?: number;
+  /** The URL of the n-th request (0-based), on the same origin as `url`; `url` itself when absent. */
+  urlOf?: (n: number) => string;
 }
 
 export interface LoadResult {
@@ -41,7 +43,7 @@ export async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> 
   const deadline = started + options.durationMs;
   let issued = 0;
 
-  const once = () =>
+  const once = (n: number) =>
     new Promise<void>((resolve) => {
       const sent = performance.now();
       // A connection dropped mid-body reports on both the request and the response; count it once.
@@ -53,7 +55,12 @@ export async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> 
         result.firstFailure ??= reason;
         resolve();
       };
-      const req = request(target, { agent, method: 'GET', timeout: timeoutMs }, (res) => {
+      const url = options.urlOf ? new URL(options.urlOf(n)) : target;
+      if (url.origin !== target.origin) {
+        fail(`urlOf must stay on ${target.origin}, not ${url.origin}`);
+        return;
+      }
+      const req = request(url, { agent, method: 'GET', timeout: timeoutMs }, (res) => {
         res.on('data', () => {});
         res.on('error', (error) => fail(error.message));
         res.on('end', () => {
@@ -74,8 +81,7 @@ export async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> 
 
   const worker = async () => {
     while (performance.now() < deadline && issued < options.maxRequests) {
-      issued++;
-      await once();
+      await once(issued++);
       result.requests++;
     }
   };

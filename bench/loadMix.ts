@@ -299,7 +299,7 @@ function cpuMs(pid: number): number {
   }
 }
 
-interface RunningServer {
+export interface RunningServer {
   url: string;
   pid: number;
   stop(): Promise<void>;
@@ -307,7 +307,7 @@ interface RunningServer {
 }
 
 /** The serve bundle on a free port with its own data folder and no saved app settings; resolves at its ready line. */
-async function startServer(dataDir: string, limits: boolean): Promise<RunningServer> {
+export async function startServer(dataDir: string, limits: boolean): Promise<RunningServer> {
   const args = [
     '--expose-gc',
     '--require',

@@ -14,6 +14,7 @@ import { indexerBench } from './indexerBench';
 import { launchBench } from './launchBench';
 import { loadMix } from './loadMix';
 import { type BenchResult, formatTable, writeMarkdown, writeResults } from './report';
+import { quoteVsBare } from './quoteVsBare';
 import { serveColdStart } from './serveColdStart';
 import { settingsThroughput } from './settingsThroughput';
 import { tradingBench } from './tradingBench';
@@ -24,6 +25,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   devnetStart,
   loadMix,
   settingsThroughput,
+  quoteVsBare,
   contractGas,
   tradingBench,
   launchBench,
