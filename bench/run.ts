@@ -25,12 +25,13 @@ const BENCHMARKS: readonly Benchmark[] = [
   devnetStart,
   loadMix,
   settingsThroughput,
-  quoteVsBare,
   contractGas,
   tradingBench,
   launchBench,
   indexerBench,
   confirmedToListedBench,
+  // Last: its load generator runs here, and the servers it compares in processes of their own.
+  quoteVsBare,
 ];
 
 const RESULTS_FILE = join(import.meta.dirname, 'results', 'latest.json');
