@@ -14,6 +14,7 @@ import { BuiltApprovals } from '../src-main/services/builtApprovals';
 import { DollarPrices } from '../src-main/services/dollarPrices';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { openDatabase } from '../src-main/store/openDatabase';
+import type { UnsignedTx } from '../src-shared/schema/unsignedTx';
 import { dumpIndex } from './support/indexDump';
 import { bnbLaunchTokens, type OverPublicRpc, overPublicRpc, produceBlocks } from './support/overPublicRpc';
 import { serviceDrivers } from './support/serviceDrivers';
@@ -61,16 +62,8 @@ const post = (service: TestService, path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-interface BuiltTx {
-  chainId: number;
-  to: Address;
-  data: Hex;
-  value: string;
-  gas?: string;
-}
-
 /** Signs a built transaction with a test key and sends it to the devnet itself; answers its block. */
-async function sendOnDevnet(account: TestAccount, tx: BuiltTx): Promise<number> {
+async function sendOnDevnet(account: TestAccount, tx: UnsignedTx): Promise<number> {
   const wallet = createWalletClient({
     account: privateKeyToAccount(account.privateKey as Hex),
     chain: devnetChain,
@@ -89,7 +82,7 @@ async function sendOnDevnet(account: TestAccount, tx: BuiltTx): Promise<number> 
 
 /** Buys on the devnet, built by the devnet's own service; answers the trade's block. */
 async function buyOnDevnet(account: TestAccount, token: Address, amount: string): Promise<number> {
-  const { body } = await json<{ tx: BuiltTx }>(
+  const { body } = await json<{ tx: UnsignedTx }>(
     post(env.devnet, '/build/buy', { wallet: account.address, token, amount }),
   );
   return sendOnDevnet(account, body.tx);
@@ -172,7 +165,7 @@ describe.each(['rotation', 'random'] as const)('over nodes up to two blocks behi
 
     // Selling needs approvals; once they are mined and seen, every build is ready and its simulation runs.
     const sell = { wallet: user.address, token, amount: '1000' };
-    const needed = await json<{ requires: { tx: BuiltTx }[] }>(post(env.devnet, '/build/sell', sell));
+    const needed = await json<{ requires: { tx: UnsignedTx }[] }>(post(env.devnet, '/build/sell', sell));
     expect(needed.body.requires.length).toBeGreaterThan(0);
     let approved = 0;
     for (const step of needed.body.requires) approved = await sendOnDevnet(user, step.tx);
@@ -224,7 +217,7 @@ describe.each(['rotation', 'random'] as const)('over nodes up to two blocks behi
       const first = await env.devnet.chain.client.getTransactionCount({ address: sender.address });
       const hashes: Hex[] = [];
       const buy = async (token: Address) => {
-        const { body } = await json<{ tx: BuiltTx; explain: string }>(
+        const { body } = await json<{ tx: UnsignedTx; explain: string }>(
           post(env.devnet, '/build/buy', { wallet: sender.address, token, amount: '0.01' }),
         );
         const sent = (await channel.invoke('tx.send', {
