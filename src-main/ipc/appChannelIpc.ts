@@ -1,5 +1,6 @@
 import { ipcMain } from 'electron';
 import { APP_CHANNEL_IPC } from '../../src-preload/bridge';
+import { describeCauses } from '../core/serviceError';
 import type { Logger } from '../log/createLogger';
 import { type AppChannel, AppChannelError } from '../services/appChannel';
 
@@ -18,9 +19,8 @@ export function serveAppChannelIpc(channel: AppChannel, appOrigin: string, log: 
       return { result: await channel.invoke(String(operation), input) };
     } catch (cause) {
       if (cause instanceof AppChannelError) return { error: cause.failure };
-      log.error(
-        `app channel ${String(operation)} failed: ${cause instanceof Error ? (cause.stack ?? cause.message) : cause}`,
-      );
+      // The whole chain, as the HTTP channel's error handler logs an INTERNAL.
+      log.error(`app channel ${String(operation)} failed: ${describeCauses(cause)}`);
       return { error: { code: 'INTERNAL', message: 'The app could not do that; the log has the cause.' } };
     }
   });
