@@ -7,10 +7,18 @@ import { ERROR_CODES } from './errorCodes';
  * `example` go into the document as they are.
  */
 
+/** A 0x address: 0x and 40 hex digits, either case (checksums are not checked here). */
+export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
 export const AddressSchema = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'an address is 0x and 40 hex digits')
+  .regex(ADDRESS_PATTERN, 'an address is 0x and 40 hex digits')
   .meta({ description: '0x followed by 40 hex digits', example: '0x000000000022D473030F116dDEE9F6B43aC78BA3' });
+
+/** A string's size as the spec counts it: UTF-8 bytes. */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
 
 export const WeiSchema = z.string().regex(/^\d+$/).meta({ description: 'amount in wei, digits only', example: '0' });
 

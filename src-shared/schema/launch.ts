@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADDRESS_PATTERN as ADDRESS, utf8Bytes } from './common';
 
 /**
  * The POST /build/launch body as one schema: the service parses with it, the OpenAPI document is generated from it,
@@ -16,8 +17,6 @@ export interface RequestProblem {
   message: string;
 }
 
-// Address and Wei primitives: local until this branch meets the shared common module, which they then join.
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const WHOLE = /^\d+$/;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
@@ -108,11 +107,6 @@ interface CheckPayload {
 
 function add(payload: CheckPayload, message: string, params: ProblemParams = {}, path?: (string | number)[]): void {
   payload.issues.push({ code: 'custom', message, input: payload.value, params, ...(path ? { path } : {}) });
-}
-
-/** A string's size as the spec counts it: UTF-8 bytes. */
-export function utf8Bytes(text: string): number {
-  return new TextEncoder().encode(text).length;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isLoopbackName, isNonPublicAddress } from '../net/addressRange';
+import { utf8Bytes } from './common';
 
 /**
  * The token metadata document a launch points at (`metadataURI`), and the optional token details a launch sends, as
@@ -136,7 +137,7 @@ function label(field: string, maxBytes: number) {
   return z
     .string({ error: `${field} must be a non-empty string` })
     .refine((text) => text.trim() !== '', { error: `${field} must be a non-empty string`, abort: true })
-    .refine((text) => new TextEncoder().encode(text).length <= maxBytes, {
+    .refine((text) => utf8Bytes(text) <= maxBytes, {
       error: `${field} is over ${maxBytes} bytes`,
       abort: true,
     })

@@ -1,4 +1,5 @@
 import { isAddress } from 'viem';
+import { utf8Bytes } from '../../../src-shared/schema/common';
 import {
   DETAIL_FIELDS,
   launchProblems,
@@ -7,7 +8,6 @@ import {
   MAX_SYMBOL_BYTES,
   pctToBps,
   type RequestProblem,
-  utf8Bytes,
 } from '../../../src-shared/schema/launch';
 import type { Settings } from '../api/settings';
 import type { LaunchDraft } from './launchForm';

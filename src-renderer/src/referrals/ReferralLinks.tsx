@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { ADDRESS_PATTERN as ADDRESS } from '../../../src-shared/schema/common';
 import { fetchLaunches } from '../api/launches';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
@@ -8,8 +9,6 @@ import { Card } from '../ui/Card';
 import type { WalletFailure } from '../wallet/walletStore';
 import { CopyButton } from './CopyButton';
 import { fetchReferralLink, type ReferrerRecord } from './referralsApi';
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function LinkRow({ name, label, link, note }: { name: string; label: string; link: string; note?: string }) {
   return (

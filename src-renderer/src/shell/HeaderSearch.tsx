@@ -1,8 +1,7 @@
 import { Search } from 'lucide-react';
 import { useState } from 'react';
+import { ADDRESS_PATTERN as ADDRESS } from '../../../src-shared/schema/common';
 import { useRouter } from '../router/routes';
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
  * Finds a token: an address opens its page at once; a name or symbol opens the launches filtered by it.
