@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 /*
  * Three projects, all run by `npm test`:
- * - unit: pure code beside its source (and the few cross-module checks named *.unit.test.ts), in worker threads that
- *   keep their imports from one file to the next (pure code holds no state worth isolating), with no chain, server or
- *   browser: `npm run test:unit`, seconds.
- * - chain: the embedded EVM, the contracts, the service over real HTTP, the Ledger emulator. One EdrContext per
- *   process: EDR crashes under worker threads, so every file runs in its own fork.
+ * - unit: pure code beside its source (the client package's in clients/ts/src too, and the few cross-module checks
+ *   named *.unit.test.ts), in worker threads that keep their imports from one file to the next (pure code holds no
+ *   state worth isolating), with no chain, server or browser: `npm run test:unit`, seconds.
+ * - chain: the embedded EVM, the contracts, the service over real HTTP (the client package's clients/ts/test too),
+ *   the Ledger emulator. One EdrContext per process: EDR crashes under worker threads, so every file runs in its own
+ *   fork.
  * - ui: a real Chromium driving the built web UI, also in forks.
  * chain and ui read the built web UI (out/web), which test/globalSetup.ts builds once per run.
  */
@@ -15,6 +16,7 @@ const UNIT = [
   'src-shared/**/*.test.ts',
   'src-renderer/**/*.test.{ts,tsx}',
   'test/**/*.unit.test.ts',
+  'clients/ts/src/**/*.test.ts',
 ];
 
 export default defineConfig({
@@ -30,7 +32,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'chain',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'clients/ts/test/**/*.test.ts'],
           exclude: ['test/ui/**', 'test/**/*.unit.test.ts'],
           pool: 'forks',
           globalSetup: ['test/globalSetup.ts'],

@@ -1,8 +1,7 @@
-import createClient from 'openapi-fetch';
+import { createCompanion } from '../../../clients/ts/src/index';
 import { apiBase } from './apiBase';
 import { ApiRequestError, isApiError } from './apiRequestError';
 import { CSRF_HEADER } from './csrfHeader';
-import type { paths } from './schema';
 
 /** Browser sign-in lives beside the v1 API, at /api/auth (the document's /challenge and /session name it too). */
 export const authBase = apiBase.replace(/\/v1$/, '/auth');
@@ -33,14 +32,12 @@ async function fetchAnswer(request: Request): Promise<Response> {
 }
 
 /**
- * The API, typed by the service's own OpenAPI document. Every request, reads included, carries the CSRF header (see
- * csrfHeader.ts); a request with a body is sent as JSON unless it names its own Content-Type.
+ * The API, typed by the service's own OpenAPI document: the client package's (clients/ts), so bots and this page use
+ * one generated client. Every request, reads included, carries the CSRF header (see csrfHeader.ts); a request with a
+ * body is sent as JSON unless it names its own Content-Type. The page keeps its own wire reading (fetchAnswer) and
+ * error type (ApiRequestError, through answerOf), which its screens show.
  */
-export const api = createClient<paths>({
-  baseUrl: apiBase,
-  headers: { accept: 'application/json', ...CSRF_HEADER },
-  fetch: fetchAnswer,
-});
+export const api = createCompanion({ baseUrl: apiBase, headers: CSRF_HEADER, fetch: fetchAnswer }).api;
 
 /**
  * The answer's data, or its spec error thrown as an ApiRequestError (HTTP_<status> when the body is not one).

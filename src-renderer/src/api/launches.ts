@@ -1,5 +1,5 @@
+import type { components } from '../../../clients/ts/src/index';
 import { answerOf, api } from './client';
-import type { components } from './schema';
 
 /** The spec's Launch list item (GET /launches). */
 export type LaunchListItem = components['schemas']['LaunchListItem'];

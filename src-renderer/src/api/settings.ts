@@ -1,5 +1,5 @@
+import type { components } from '../../../clients/ts/src/index';
 import { answerOf, api } from './client';
-import type { components } from './schema';
 
 export type Settings = components['schemas']['Settings'];
 

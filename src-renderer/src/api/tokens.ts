@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
+import type { components } from '../../../clients/ts/src/index';
 import { answerOf, api } from './client';
-import type { components } from './schema';
 
 type Schemas = components['schemas'];
 

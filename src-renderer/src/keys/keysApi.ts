@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
+import type { components } from '../../../clients/ts/src/index';
 import { MAX_LABEL_CHARS } from '../../../src-shared/schema/keys';
 import { answerOf, api } from '../api/client';
-import type { components } from '../api/schema';
 import type { Challenge, SignedChallenge } from './signChallenge';
 
 export type CreatedKey = components['schemas']['CreatedKey'];

@@ -1,4 +1,4 @@
-import type { components } from '../api/schema';
+import type { components } from '../../../clients/ts/src/index';
 import { signWithReview } from '../wallet/sendBuild';
 
 export type Challenge = components['schemas']['Challenge'];

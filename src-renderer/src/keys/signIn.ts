@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
+import type { components } from '../../../clients/ts/src/index';
 import { answerOf, api, authBase } from '../api/client';
-import type { components } from '../api/schema';
 import { signChallenge } from './signChallenge';
 
 /** A browser session as the service answers it. */

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
+import type { components, paths } from '../../../clients/ts/src/index';
 import { answerOf, api } from '../api/client';
-import type { components, paths } from '../api/schema';
 
 /** The spec's Launch build response (the fields the page shows and sendBuild sends); `token` is known before sending. */
 export type LaunchBuildAnswer = components['schemas']['LaunchBuild'] & { token: Address };

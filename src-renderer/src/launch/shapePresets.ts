@@ -1,4 +1,4 @@
-import type { paths } from '../api/schema';
+import type { paths } from '../../../clients/ts/src/index';
 
 /** The wizard draws the launch schema's presets, the ones the service lays (test/shapePresets.test.ts holds them equal). */
 export { SHAPE_PRESETS } from '../../../src-shared/schema/launch';

@@ -1,6 +1,6 @@
+import type { components } from '../../../clients/ts/src/index';
 import type { ApiError } from '../api/apiRequestError';
 import { answerOf, api } from '../api/client';
-import type { components } from '../api/schema';
 
 /** The spec's image limits: these types, up to 5 MB. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;

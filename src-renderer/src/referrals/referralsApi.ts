@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
+import type { components } from '../../../clients/ts/src/index';
 import { answerOf, api } from '../api/client';
-import type { components } from '../api/schema';
 import type { Challenge, SignedChallenge } from '../keys/signChallenge';
 import type { BuildAnswer } from '../wallet/sendBuild';
 

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
+import type { components } from '../../../clients/ts/src/index';
 import { answerOf, api } from '../api/client';
-import type { components } from '../api/schema';
 import { appRunToken } from '../wallet/appChannel';
 
 export type Intent = components['schemas']['Intent'];

@@ -1,0 +1,188 @@
+import { CompanionError, errorOfAnswer, unreachable } from '../companionError';
+import type { FetchLike } from '../createCompanion';
+import type { components } from '../schema';
+import { sleep } from '../sleep';
+import { EventStreamParser, type ServerSentEvent } from './eventStreamParser';
+
+export type EventType = 'launch' | 'trade' | 'block';
+
+/** A new launch: the GET /launches item. `id` is `<block>-<logIndex>`. */
+export interface LaunchEvent {
+  type: 'launch';
+  id: string;
+  data: components['schemas']['LaunchListItem'];
+}
+
+/** A trade: the GET /tokens/{address}/trades item and its token. `id` is `<block>-<logIndex>` (a first buy: `-1` more). */
+export interface TradeEvent {
+  type: 'trade';
+  id: string;
+  data: components['schemas']['TokenTrade'] & { token: string };
+}
+
+/** Everything up to `block` has been sent. `id` is the block number. */
+export interface BlockEvent {
+  type: 'block';
+  id: string;
+  data: { block: number; hash: string; at: string | null };
+}
+
+export type CompanionEvent = LaunchEvent | TradeEvent | BlockEvent;
+
+const EVENT_TYPES: readonly string[] = ['launch', 'trade', 'block'] satisfies EventType[];
+
+export interface EventsOptions {
+  /** Only these kinds (all by default). */
+  types?: EventType[];
+  /** Only this token's launch and trades; block events still come. */
+  token?: string;
+  /** An event id to resume after (the `id` of the last event handled). */
+  after?: string;
+  /** Stops the stream: the loop ends, and the connection is closed. */
+  signal?: AbortSignal;
+  /** The longest wait between two reconnections (30 s by default); the first waits what the server's `retry:` says. */
+  maxRetryMs?: number;
+}
+
+export interface EventConnection {
+  baseUrl: string;
+  headers: Record<string, string>;
+  fetch: FetchLike;
+}
+
+/** The wait before reconnecting when the server has not said (`retry:`), doubled at each failure in a row. */
+const DEFAULT_RETRY_MS = 1_000;
+
+/**
+ * GET /events as an async iterator. It reconnects by itself when the connection drops (or the service answers a
+ * retryable error), backing off, and resumes with `Last-Event-ID` set to the last event it yielded, so the loop sees
+ * no gap and no duplicate. It ends when `signal` aborts or the loop is left (closing the connection), and throws a
+ * CompanionError for an error that retrying cannot help (INVALID_CURSOR, INVALID_ADDRESS …) or when the first
+ * connection cannot be made at all (UNREACHABLE).
+ *
+ * @example for await (const event of streamEvents(connection, { types: ['trade'], token })) console.log(event.data.side);
+ */
+export async function* streamEvents(
+  connection: EventConnection,
+  options: EventsOptions = {},
+): AsyncGenerator<CompanionEvent, void, undefined> {
+  const { signal, maxRetryMs = 30_000 } = options;
+  const url = eventsUrl(connection.baseUrl, options);
+  let lastId: string | undefined;
+  let retryMs = DEFAULT_RETRY_MS;
+  let failures = 0;
+  let connected = false;
+  const backoff = () => Math.min(maxRetryMs, retryMs * 2 ** failures++);
+
+  while (!signal?.aborted) {
+    const controller = new AbortController();
+    const stop = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      let response: Response;
+      try {
+        response = await connection.fetch(
+          new Request(url, {
+            headers: {
+              ...connection.headers,
+              accept: 'text/event-stream',
+              ...(lastId === undefined ? {} : { 'last-event-id': lastId }),
+            },
+            signal: controller.signal,
+          }),
+        );
+      } catch (cause) {
+        if (signal?.aborted) return;
+        if (!connected) throw cause instanceof TypeError ? unreachable(url, cause) : cause;
+        await pause(backoff(), signal);
+        continue;
+      }
+      if (!response.ok) {
+        const error = errorOfAnswer(response, await response.json().catch(() => undefined));
+        if (!error.retry) throw error;
+        await pause(Math.max(error.retry.afterMs, backoff()), signal);
+        continue;
+      }
+      const type = response.headers.get('content-type') ?? '';
+      if (!type.startsWith('text/event-stream') || !response.body) {
+        await response.body?.cancel();
+        throw new CompanionError({
+          status: response.status,
+          code: 'BAD_RESPONSE',
+          message: `The service answered ${url} with ${type || 'no content type'}, not an event stream.`,
+          retry: false,
+        });
+      }
+      connected = true;
+      const parser = new EventStreamParser();
+      try {
+        for await (const message of readEvents(response.body, parser)) {
+          if (parser.retryMs !== undefined) retryMs = parser.retryMs;
+          const event = eventOf(message);
+          if (!event) continue;
+          if (event.id !== '') lastId = event.id;
+          failures = 0;
+          yield event;
+        }
+      } catch (cause) {
+        if (cause instanceof CompanionError) throw cause;
+        // A dropped connection: read errors end here, and the stream is opened again below.
+      }
+      if (parser.retryMs !== undefined) retryMs = parser.retryMs;
+      if (signal?.aborted) return;
+      await pause(backoff(), signal);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      controller.abort();
+    }
+  }
+}
+
+function eventsUrl(baseUrl: string, options: EventsOptions): string {
+  const query = new URLSearchParams();
+  if (options.types) query.set('types', options.types.join(','));
+  if (options.token !== undefined) query.set('token', options.token);
+  if (options.after !== undefined) query.set('after', options.after);
+  const search = query.toString();
+  return `${baseUrl.replace(/\/+$/, '')}/events${search ? `?${search}` : ''}`;
+}
+
+/** The stream's events as its bytes arrive, decoded as UTF-8 across chunk boundaries. */
+async function* readEvents(body: ReadableStream<Uint8Array>, parser: EventStreamParser) {
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield* parser.push(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** The typed event of a message; undefined for a kind this client does not know (a newer service's). */
+function eventOf(message: ServerSentEvent): CompanionEvent | undefined {
+  if (!EVENT_TYPES.includes(message.event)) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(message.data);
+  } catch (cause) {
+    throw new CompanionError(
+      {
+        status: null,
+        code: 'BAD_RESPONSE',
+        message: `The ${message.event} event ${message.id} does not carry JSON.`,
+        retry: false,
+      },
+      { cause },
+    );
+  }
+  return { type: message.event, id: message.id, data } as CompanionEvent;
+}
+
+/** Waits before reconnecting; an abort ends the wait early (the loop then sees the signal and stops). */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  await sleep(ms, signal).catch(() => {});
+}
