@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { buildIntent } from './buildIntent';
 import { buildLaunch, type LaunchBody } from './buildLaunch';
 import { buildBuy, buildSell, type TradeBody } from './buildTrade';
 import { unreachable } from './companionError';
@@ -42,6 +43,8 @@ export interface Companion {
   buildLaunch: (body: LaunchBody) => ReturnType<typeof buildLaunch>;
   /** @example const intent = await companion.createIntent({ kind: 'prepare_buy', wallet, token, amount: '0.1' }); */
   createIntent: (body: IntentBody) => ReturnType<typeof createIntent>;
+  /** @example const { build } = await companion.buildIntent(id); */
+  buildIntent: (id: string) => ReturnType<typeof buildIntent>;
   /** @example const { state } = await companion.getIntent(id); */
   getIntent: (id: string) => ReturnType<typeof getIntent>;
   /** @example const settled = await companion.waitForIntent(id, { signal }); */
@@ -87,6 +90,7 @@ export function createCompanion(options: CompanionOptions): Companion {
     buildSell: (body) => buildSell(api, body),
     buildLaunch: (body) => buildLaunch(api, body),
     createIntent: (body) => createIntent(api, body),
+    buildIntent: (id) => buildIntent(api, id),
     getIntent: (id) => getIntent(api, id),
     waitForIntent: (id, wait) => waitForIntent(api, id, wait),
     reportSent: (id, hash) => reportSent(api, id, hash),
