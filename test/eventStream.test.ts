@@ -111,7 +111,7 @@ async function serveStream(options: EventStreamOptions) {
   const stream = new EventStream(store, () => head, options);
   const api = new OpenAPIHono();
   eventsRoute(api as never, stream);
-  api.onError(errorHandler(silentLogger) as never);
+  api.onError(errorHandler(silentLogger()) as never);
   const server = serve({ fetch: api.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
