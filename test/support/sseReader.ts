@@ -20,7 +20,11 @@ export interface SseConnection {
  * Opens a Server-Sent Events stream with fetch and collects what it sends: the tests' own small reader, kept apart
  * from the client package's, so the server is checked against the format and not against our client.
  */
-export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseConnection> {
+export async function openSse(
+  url: string,
+  headers: Record<string, string> = {},
+  onEvent?: (event: SseEvent) => void,
+): Promise<SseConnection> {
   const controller = new AbortController();
   const response = await fetch(url, {
     headers: { accept: 'text/event-stream', ...headers },
@@ -44,7 +48,10 @@ export async function openSse(url: string, headers: Record<string, string> = {})
         const line = buffer.slice(start, end).replace(/\r$/, '');
         start = end + 1;
         if (line === '') {
-          if (hasData) events.push(current);
+          if (hasData) {
+            events.push(current);
+            onEvent?.(current);
+          }
           current = { event: 'message', id: null, data: '' };
           hasData = false;
         } else if (line.startsWith(':')) {
