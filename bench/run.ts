@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './benchmark';
+import { botStream } from './botStream';
 import { confirmedToListedBench } from './confirmedToListed';
 import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
@@ -30,6 +31,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   launchBench,
   indexerBench,
   confirmedToListedBench,
+  botStream,
   // Last: its load generator runs here, and the servers it compares in processes of their own.
   quoteVsBare,
 ];

@@ -10,6 +10,7 @@ import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem } from './core/appPages
 import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
 import { answerClientErrors } from './http/clientErrors';
 import { type AppDeps, createApp, type RateLimits } from './http/createApp';
+import { EventStream, type EventStreamOptions } from './http/eventStream';
 import { createLogger, type Logger } from './log/createLogger';
 import { ApiKeys } from './services/apiKeys';
 import type { AppChannel } from './services/appChannel';
@@ -114,6 +115,8 @@ export interface ServiceOptions {
   ledger?: LedgerAccess;
   /** The run's logger; each part logs on a child of it (its `component`). Plain lines on stderr by default. */
   logger?: Logger;
+  /** GET /events' keep-alive, slow-client and size settings (tests shorten them). */
+  eventStream?: EventStreamOptions;
   /** The file the logger writes to, shown in Settings so a person can attach it to a bug report; none when absent. */
   logFile?: string | null;
 }
@@ -127,6 +130,8 @@ export interface RunningService {
   chain: ChainContext;
   /** The launch indexer: its status, and `waitFor(block)` to know a block's events are served. */
   indexer: Indexer;
+  /** GET /events' streams (how many are open). */
+  events: EventStream;
   /**
    * The run's token: the app's own UI sends it to act as the app on prepared requests (x-app-token), and the headless
    * /app channel, when served, answers only it.
@@ -168,6 +173,7 @@ export function composeServices(
     ...options.media,
   });
   const images = new LaunchImages(db, media, logger.child({ component: 'media' }));
+  const stream = new EventStream(index, () => indexer.indexedHead(), options.eventStream);
   const indexer = new Indexer(chain, index, {
     confirmations: options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS),
     // BSC's fast finality where the node answers the `finalized` tag; the embedded EVM (devnet, fork) confirms every
@@ -178,9 +184,11 @@ export function composeServices(
     priceAt: (block) => prices.sqrtPriceAt(block),
     dollarPool: () => prices.dollarPool(),
     onBatch: (_cursor, events) => {
+      stream.notify();
       if (events > 0) images.poke();
       weeks.poke();
     },
+    onRollBack: (cursor) => stream.rolledBack(cursor.block),
   });
   const now = options.now ?? Date.now;
   const challenges = new Challenges(db, chain.chainId, now);
@@ -238,6 +246,7 @@ export function composeServices(
     referralRecords,
     weeks,
     market,
+    events: stream,
     builtApprovals,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
@@ -335,12 +344,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       origin,
       chain: connected,
       indexer: running,
+      events: services.events,
       appChannel,
       appToken,
       seeded,
       close: async () => {
         await seeded;
         await running.stop();
+        services.events.close();
         await images.stop();
         await weeks.stop();
         await new Promise<void>((resolve) => {

@@ -26,6 +26,7 @@ import type { IndexStore } from '../store/indexStore';
 import { APP_CHANNEL_BASE, appChannelRoute } from './appChannelRoute';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
+import type { EventStream } from './eventStream';
 import { apiKey } from './middleware/apiKey';
 import { drainUnreadBody } from './middleware/drainUnreadBody';
 import { hostCheck } from './middleware/hostCheck';
@@ -38,6 +39,7 @@ import { balancesRoute } from './routes/balancesRoute';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
 import { errorsRoute } from './routes/errorsRoute';
+import { eventsRoute } from './routes/eventsRoute';
 import { intentsRoute } from './routes/intentsRoute';
 import { keysRoute } from './routes/keysRoute';
 import { launchesRoute } from './routes/launchesRoute';
@@ -96,6 +98,8 @@ export interface AppDeps {
   weeks: LifetimeWeeks;
   /** A token's price and cap from its pool, for the token page. */
   market: TokenMarket;
+  /** GET /events: what the indexer stores, streamed. */
+  events: EventStream;
   /** Where shared referral links point (a public site, or the app's own scheme by default); never loopback. */
   publicLinkBase?: string;
   /** Built web UI to serve at `/` (headless mode). */
@@ -141,6 +145,7 @@ export function createApi(
   errorsRoute(api);
   statusRoute(api, deps.chain, deps.indexer, deps.weeks);
   launchesRoute(api, deps.index);
+  eventsRoute(api, deps.events);
   referralsRoute(
     api,
     deps.challenges,

@@ -53,6 +53,8 @@ export interface IndexerOptions {
   dollarPool?: () => Promise<Address | null>;
   /** Called after each batch is stored (tests and the benchmark follow the indexer with it). */
   onBatch?: (cursor: IndexCursor, events: number) => void;
+  /** Called after a reorganization took the index back to `cursor`. */
+  onRollBack?: (cursor: IndexCursor) => void;
 }
 
 export interface IndexerStatus {
@@ -303,8 +305,8 @@ export class Indexer {
   }
 
   /** The indexed block and its time (null until this run has read its header), for jobs that follow the index. */
-  indexedHead(): { block: number; timestamp: number | null } {
-    return { block: this.cursor.block, timestamp: this.cursorTime };
+  indexedHead(): { block: number; hash: Hex | null; timestamp: number | null } {
+    return { block: this.cursor.block, hash: this.cursor.hash, timestamp: this.cursorTime };
   }
 
   /** Runs until the newest confirmed block is indexed (used by tools that index and exit). */
@@ -703,6 +705,7 @@ export class Indexer {
         this.cursorTime = now.timestamp;
         this.counts = this.store.counts();
         this.log.warn(`indexer: the chain was reorganized after block ${kept.number}; blocks up to ${was} read again`);
+        this.options.onRollBack?.(this.cursor);
         return;
       }
     }
@@ -718,6 +721,7 @@ export class Indexer {
     this.log.warn(
       `indexer: the chain was reorganized deeper than the kept block hashes; indexing again from the start`,
     );
+    this.options.onRollBack?.(this.cursor);
   }
 
   /**

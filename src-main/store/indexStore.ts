@@ -1,5 +1,6 @@
 import { type Address, getAddress, type Hex, zeroAddress } from 'viem';
 import type { EventPosition, LaunchFacts, LaunchRange, ServiceEvent } from '../chain/serviceEvents';
+import { compareStreamPositions, type StreamPosition } from '../core/events/streamPosition';
 import type { Db } from './openDatabase';
 
 /** What the indexer follows: a stored index made for anything else is started afresh. */
@@ -96,6 +97,21 @@ interface TradeRow {
   tokenAmount: string;
   fee: string;
   firstBuy: number;
+}
+
+/** What the event stream sends, at its place in the chain. */
+export type StreamEntry =
+  | { kind: 'launch'; position: StreamPosition; launch: ListedLaunch }
+  | { kind: 'trade'; position: StreamPosition; token: Address; trade: IndexedTrade };
+
+interface StreamLaunchRow extends ListedLaunch {
+  firstBuySpent: string | null;
+  firstBuyTokens: string | null;
+  firstBuyFee: string | null;
+}
+
+interface StreamTradeRow extends Omit<TradeRow, 'firstBuy'> {
+  token: Address;
 }
 
 export interface IndexCounts {
@@ -225,6 +241,19 @@ export class IndexStore {
            1 AS firstBuy
          FROM launches WHERE token = @token AND first_buy_spent IS NOT NULL AND first_buy_fee IS NOT NULL
          ORDER BY block DESC, logIndex DESC LIMIT @limit`,
+      ),
+      // The event stream's reads: launches from a place on (a launch's first buy is part of its row), trades after it,
+      // both up to an indexed block, in chain order. Row values use the (block, log_index) indexes.
+      streamLaunches: prepare(
+        `SELECT ${LIST_COLUMNS}, l.first_buy_spent AS firstBuySpent, l.first_buy_tokens AS firstBuyTokens,
+           l.first_buy_fee AS firstBuyFee
+         FROM ${LAUNCH_FROM} WHERE (l.block, l.log_index) >= (?, ?) AND l.block <= ?
+         ORDER BY l.block, l.log_index LIMIT ?`,
+      ),
+      streamTrades: prepare(
+        `SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, trader, token, referrer, is_buy AS isBuy,
+           pair_amount AS pairAmount, token_amount AS tokenAmount, fee
+         FROM trades WHERE (block, log_index) > (?, ?) AND block <= ? ORDER BY block, log_index LIMIT ?`,
       ),
       isCreator: prepare('SELECT 1 FROM launches WHERE creator = ? LIMIT 1').pluck(),
       counts: prepare(
@@ -422,6 +451,81 @@ export class IndexStore {
       tokenAmount: BigInt(tokenAmount),
       fee: BigInt(fee),
     }));
+  }
+
+  /**
+   * Launches (each followed by its first buy) and trades after `from` up to and including block `to`, in chain order,
+   * at most about `limit` rows read of each kind: a page ends where a kind's rows were cut, so the next page, from the
+   * last entry's place, neither skips nor repeats. Empty once nothing is left up to `to`.
+   */
+  streamAfter(
+    from: StreamPosition,
+    to: number,
+    limit: number,
+    kinds: { launches: boolean; trades: boolean } = { launches: true, trades: true },
+  ): StreamEntry[] {
+    // Past every log of a block is the start of the next one.
+    const [block, logIndex] =
+      from.logIndex === Number.POSITIVE_INFINITY ? [from.block + 1, -1] : [from.block, from.logIndex];
+    const launchRows = kinds.launches
+      ? (this.statements.streamLaunches.all(block, logIndex, to, limit) as StreamLaunchRow[])
+      : [];
+    const tradeRows = kinds.trades
+      ? (this.statements.streamTrades.all(block, logIndex, to, limit) as StreamTradeRow[])
+      : [];
+    const entries: StreamEntry[] = [];
+    for (const row of launchRows) {
+      const { firstBuySpent, firstBuyTokens, firstBuyFee, ...launch } = row;
+      const at = { block: row.block, logIndex: row.logIndex };
+      entries.push({ kind: 'launch', position: { ...at, part: 0 }, launch });
+      if (firstBuySpent === null || firstBuyTokens === null || firstBuyFee === null) continue;
+      entries.push({
+        kind: 'trade',
+        position: { ...at, part: 1 },
+        token: row.token,
+        trade: {
+          ...at,
+          txHash: row.txHash,
+          timestamp: row.timestamp,
+          trader: row.creator,
+          referrer: null,
+          isBuy: true,
+          pairAmount: BigInt(firstBuySpent),
+          tokenAmount: BigInt(firstBuyTokens),
+          fee: BigInt(firstBuyFee),
+          firstBuy: true,
+        },
+      });
+    }
+    for (const { token, isBuy, pairAmount, tokenAmount, fee, ...rest } of tradeRows) {
+      entries.push({
+        kind: 'trade',
+        position: { block: rest.block, logIndex: rest.logIndex, part: 0 },
+        token,
+        trade: {
+          ...rest,
+          isBuy: isBuy === 1,
+          pairAmount: BigInt(pairAmount),
+          tokenAmount: BigInt(tokenAmount),
+          fee: BigInt(fee),
+        },
+      });
+    }
+    entries.sort((a, b) => compareStreamPositions(a.position, b.position));
+    // A kind whose read was cut may have more rows before the other kind's later ones: stop at its last row.
+    let end: StreamPosition | null = null;
+    for (const [rows, last] of [
+      [launchRows, entries.findLast((entry) => entry.kind === 'launch' || entry.position.part === 1)],
+      [tradeRows, entries.findLast((entry) => entry.kind === 'trade' && entry.position.part === 0)],
+    ] as const) {
+      if (rows.length < limit || !last) continue;
+      if (end === null || compareStreamPositions(last.position, end) < 0) end = last.position;
+    }
+    return entries.filter(
+      (entry) =>
+        compareStreamPositions(entry.position, from) > 0 &&
+        (end === null || compareStreamPositions(entry.position, end) <= 0),
+    );
   }
 
   isCreator(wallet: Address): boolean {

@@ -185,6 +185,13 @@ async function send(request: Request, headers: Record<string, string> = {}): Pro
   if (request.body.body !== undefined) init.body = request.body.body;
   const response = await fetch(request.url, init);
   if (response.ok && request.op) reached.add(request.op);
+  if (response.ok && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // An event stream answers for as long as it is read: its first bytes say it started; cancelling closes it.
+    const reader = response.body.getReader();
+    const first = await reader.read();
+    await reader.cancel();
+    return { status: response.status, text: new TextDecoder().decode(first.value) };
+  }
   return { status: response.status, text: await response.text() };
 }
 

@@ -180,6 +180,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Launches, trades and indexed blocks as they are indexed (Server-Sent Events)
+         * @description A stream of `launch`, `trade` and `block` events in chain order, each as it is indexed (a launch appears here when GET /launches would list it). `launch` data is a GET /launches item, `trade` data a GET /tokens/{address}/trades item with its token, `block` data says every event up to that block was sent. Resume after a disconnect with the last id received as Last-Event-ID (EventSource does it by itself) or `after`: nothing is missed or repeated. A `: keep-alive` comment comes every 15 seconds; a client that leaves what it was sent unread for 10 seconds is disconnected. An addition to v1: polling GET /launches works as before.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated event types to send: launch, trade, block (default all) */
+                    types?: string;
+                    /** @description only this token's launch and trades (block events still come) */
+                    token?: string;
+                    /** @description an event id to resume after, as the Last-Event-ID header does (the header wins); without either, the stream starts at the indexed block */
+                    after?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event stream; each event as its SSE fields (data is one line of JSON) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["StreamEvent"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/referrals/challenge": {
         parameters: {
             query?: never;
@@ -2380,6 +2444,76 @@ export interface components {
             /** @description transaction hash of the launch */
             tx: string;
             block: number;
+        };
+        /** @description One event of the stream, as its SSE fields. Events come in chain order, each once; send the last id received as Last-Event-ID (or `after`) to resume with nothing missed and nothing repeated. */
+        StreamEvent: {
+            /** @enum {string} */
+            event: "launch";
+            /** @description <block>-<logIndex> */
+            id: string;
+            data: components["schemas"]["LaunchListItem"];
+        } | {
+            /** @enum {string} */
+            event: "trade";
+            /** @description <block>-<logIndex>; a launch's first buy, kept at its launch's place, is <block>-<logIndex>-1 */
+            id: string;
+            data: components["schemas"]["TradeEvent"];
+        } | {
+            /** @enum {string} */
+            event: "block";
+            /** @description <block> */
+            id: string;
+            data: components["schemas"]["BlockEvent"];
+        };
+        /** @description a GET /tokens/{address}/trades item, with the token it is of */
+        TradeEvent: {
+            /** @description transaction hash */
+            tx: string;
+            block: number;
+            /** @description ISO 8601, the block time */
+            at: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /**
+             * @description 0x followed by 40 hex digits
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            trader: string;
+            /**
+             * @description pair currency paid (buy) or received (sell), site fee included
+             * @example 0
+             */
+            pairWei: string;
+            /**
+             * @description tokens received (buy) or paid (sell)
+             * @example 0
+             */
+            tokenWei: string;
+            /**
+             * @description the site fee, in the pair currency
+             * @example 0
+             */
+            feeWei: string;
+            /**
+             * @description who got the referral cut; null for nobody
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            referrer: string | null;
+            /** @description the launch's first buy, made by the factory in the launch transaction for the creator */
+            firstBuy: boolean;
+            /**
+             * @description the token traded
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            token: string;
+        };
+        /** @description Every launch and trade up to and including this block has been sent. Sent after each indexed batch, first on a fresh connection (the indexed block then), and again with a lower block when the chain was reorganized back to it (what follows replaces what was sent past it). */
+        BlockEvent: {
+            block: number;
+            /** @description the block's hash; null before the index has its first block */
+            hash: string | null;
+            /** @description ISO 8601, the block time; null when not known */
+            at: string | null;
         };
         Challenge: {
             nonce: string;

@@ -52,7 +52,8 @@ export function imageLink(image: string | null, origin: string): string | null {
   return image?.startsWith('/') ? `${origin}${image}` : image;
 }
 
-function launchItem(launch: ListedLaunch, origin: string) {
+/** A GET /launches item; also the data of the event stream's launch events. */
+export function launchItem(launch: ListedLaunch, origin: string) {
   return {
     token: launch.token,
     symbol: launch.symbol,

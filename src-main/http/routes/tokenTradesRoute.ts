@@ -45,7 +45,8 @@ function readLimit(value: string | undefined): number {
   return limit;
 }
 
-function tradeJson(trade: IndexedTrade) {
+/** A GET /tokens/{address}/trades item; with its token, the data of the event stream's trade events. */
+export function tradeJson(trade: IndexedTrade) {
   return {
     tx: trade.txHash,
     block: trade.block,

@@ -1,0 +1,163 @@
+import { performance } from 'node:perf_hooks';
+import { type Address, createPublicClient, http, type PublicClient } from 'viem';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { devnetChain } from '../src-main/chain/networks';
+import { silentLogger } from '../src-main/log/createLogger';
+import { startService } from '../src-main/startService';
+import { launcher } from '../test/support/launcher';
+import { openSse, type SseEvent } from '../test/support/sseReader';
+import type { Benchmark, Row } from './benchmark';
+import { startServer } from './loadMix';
+import { percentile } from './stats';
+import { withTempDir } from './tempDir';
+
+/** Launches measured, after a few that warm the service and the stream up. */
+const LAUNCHES = 30;
+const WARM_UP = 5;
+const SUBSCRIBERS = 100;
+/** The account a sniping bot buys from. */
+const BOT = 12;
+
+/**
+ * Issue 20's figures for bots. In one process with the service (so "the block is made" is the devnet's own moment,
+ * when it announces the block): how soon a launch reaches a subscriber of GET /events, and how soon after the event a
+ * bot has POST /build/buy's answer for that token, which nobody quoted before. Then, with the server in a process of
+ * its own: its live heap with 100 idle subscribers, against none.
+ */
+export const botStream: Benchmark = {
+  id: 'bot-stream',
+  async run() {
+    return [...(await withTempDir('bench-bot-latency', latency)), ...(await withTempDir('bench-bot-memory', memory))];
+  },
+};
+
+async function latency(dataDir: string): Promise<Row[]> {
+  const service = await startService({
+    port: 0,
+    dataDir,
+    network: 'devnet',
+    seed: false,
+    rateLimits: false,
+    logger: silentLogger(),
+  });
+  const made = new Map<number, number>();
+  const stopWatching = service.chain.onBlock((block) => made.set(Number(block), performance.now()));
+  const heard = new Map<Address, { block: number; at: number }>();
+  const built = new Map<Address, Promise<number>>();
+  const bot = testAccounts()[BOT]?.address;
+  if (!bot) throw new Error(`no test account ${BOT}`);
+  // The sniper: on each launch, it asks for the buy at once.
+  const onEvent = (event: SseEvent) => {
+    if (event.event !== 'launch') return;
+    const at = performance.now();
+    const launch = JSON.parse(event.data) as { token: Address; block: number };
+    heard.set(launch.token, { block: launch.block, at });
+    built.set(launch.token, buildBuy(service.url, bot, launch.token));
+  };
+  const stream = await openSse(`${service.url}/events?types=launch`, {}, onEvent);
+  try {
+    const transport = http(`${service.origin}/rpc`);
+    const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
+    const contracts = (
+      (await (await fetch(`${service.url}/settings`)).json()) as { contracts: Record<string, Address> }
+    ).contracts;
+    const { factory, wbnb } = contracts;
+    if (!factory || !wbnb) throw new Error('the devnet lacks the factory');
+    const launch = launcher({ accounts: testAccounts(), contracts: { factory, wbnb }, transport }, client);
+    const toEvent: number[] = [];
+    const toBuild: number[] = [];
+    for (let i = 0; i < WARM_UP + LAUNCHES; i++) {
+      const launched = await launch.launch({ creator: 2 + (i % 8), saltSeed: `bot-stream-${i}` });
+      if (launched.result !== 'ok') throw new Error(`launch ${i}: ${launched.result}`);
+      const token = launched.token;
+      const deadline = performance.now() + 10_000;
+      while (!built.has(token)) {
+        if (performance.now() > deadline) throw new Error(`launch ${i} never reached the stream`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      const answered = await built.get(token);
+      const event = heard.get(token);
+      const blockMade = event ? made.get(event.block) : undefined;
+      if (!event || answered === undefined || blockMade === undefined) throw new Error(`launch ${i}: no timing`);
+      if (i < WARM_UP) continue;
+      toEvent.push(event.at - blockMade);
+      toBuild.push(answered - event.at);
+    }
+    const n = toEvent.length;
+    return [
+      {
+        name: `launch to GET /events subscriber, after the block is made, p50 of ${n}`,
+        value: round(percentile(toEvent, 50)),
+        unit: 'ms',
+        target: { op: '<', value: 20 },
+      },
+      { name: 'launch to GET /events subscriber, p95', value: round(percentile(toEvent, 95)), unit: 'ms' },
+      {
+        name: `launch event to POST /build/buy answered (token never quoted), p50 of ${n}`,
+        value: round(percentile(toBuild, 50)),
+        unit: 'ms',
+        target: { op: '<', value: 15 },
+      },
+      { name: 'launch event to POST /build/buy answered, p95', value: round(percentile(toBuild, 95)), unit: 'ms' },
+    ];
+  } finally {
+    stream.close();
+    stopWatching();
+    await service.close();
+  }
+}
+
+/** The bot's buy of a token it just heard of; resolves with the moment the build answered 200. */
+async function buildBuy(api: string, wallet: Address, token: Address): Promise<number> {
+  const answer = await fetch(`${api}/build/buy`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet, token, amount: '0.05' }),
+  });
+  const at = performance.now();
+  const body = await answer.text();
+  if (answer.status !== 200) throw new Error(`build/buy answered ${answer.status}: ${body.slice(0, 300)}`);
+  return at;
+}
+
+async function memory(dataDir: string): Promise<Row[]> {
+  const server = await startServer(dataDir, false);
+  const streams: Awaited<ReturnType<typeof openSse>>[] = [];
+  try {
+    // Settle first: the seed's launches indexed and their logos looked for.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const before = await server.heapAfterGc();
+    for (let i = 0; i < SUBSCRIBERS; i++) streams.push(await openSse(`${server.url}/events`));
+    for (const stream of streams) await waitFor(() => stream.events.length > 0);
+    const after = await server.heapAfterGc();
+    const growth = after - before;
+    return [
+      { name: 'GET /events: server heap after a full GC, no subscriber', value: round2(before), unit: 'MiB' },
+      {
+        name: `GET /events: server heap growth with ${SUBSCRIBERS} idle subscribers`,
+        value: round2(growth),
+        unit: 'MiB',
+        target: { op: '<', value: 5 },
+      },
+      {
+        name: 'GET /events: server heap per idle subscriber',
+        value: Math.round((growth * 1024) / SUBSCRIBERS),
+        unit: 'KiB',
+      },
+    ];
+  } finally {
+    for (const stream of streams) stream.close();
+    await server.stop();
+  }
+}
+
+async function waitFor(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+const round2 = (value: number) => Math.round(value * 100) / 100;
