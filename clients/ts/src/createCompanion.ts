@@ -4,7 +4,7 @@ import { buildLaunch, type LaunchBody } from './buildLaunch';
 import { buildBuy, buildSell, type TradeBody } from './buildTrade';
 import { unreachable } from './companionError';
 import { createIntent, type IntentBody } from './createIntent';
-import { type EventsOptions, streamEvents } from './events/streamEvents';
+import { type EventsOptions, type EventType, streamEvents } from './events/streamEvents';
 import { getIntent } from './getIntent';
 import { getQuote, type QuoteQuery } from './getQuote';
 import { getSettings } from './getSettings';
@@ -51,8 +51,8 @@ export interface Companion {
   waitForIntent: (id: string, options?: WaitOptions) => ReturnType<typeof waitForIntent>;
   /** @example await companion.reportSent(id, hash); */
   reportSent: (id: string, hash: string) => ReturnType<typeof reportSent>;
-  /** @example for await (const event of companion.events({ types: ['launch'] })) console.log(event.data.symbol); */
-  events: (options?: EventsOptions) => ReturnType<typeof streamEvents>;
+  /** @example for await (const launch of companion.events({ types: ['launch'] })) console.log(launch.data.symbol); */
+  events: <T extends EventType = EventType>(options?: EventsOptions<T>) => ReturnType<typeof streamEvents<T>>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { startTradingFixture, type TradingFixture } from '../../../test/support/
 import { CompanionError } from '../src/companionError';
 import { type Companion, createCompanion } from '../src/createCompanion';
 import { RETRY_BY_CODE } from '../src/errorRetry';
+import type { TradeEvent } from '../src/events/streamEvents';
 import { sendBuild } from '../src/sendBuild';
 
 // The client against the real service on the embedded devnet, over a real port, as a bot would use it.
@@ -146,6 +147,52 @@ describe('trading with sendBuild', () => {
       params: { path: { address: build.token } },
     });
     expect(launched).toMatchObject({ address: build.token, symbol: 'CCAT', creator: wallet });
+  });
+});
+
+describe('events', () => {
+  it('streams a trade as it is indexed, and a resume after an id sends what came since, once', async () => {
+    const events = companion.events({ token });
+    // A fresh connection starts with the indexed block.
+    const { value: start } = await events.next();
+    if (start?.event !== 'block') throw new Error(`the stream started with ${JSON.stringify(start)}`);
+    const wallet = account(TRADER).address;
+    const build = await companion.buildBuy({ wallet, token, amount: '0.01' });
+    const sent = await sendBuild(build, { walletClient: walletOf(TRADER), publicClient: fixture.client });
+    let trade: TradeEvent | undefined;
+    for await (const event of events) {
+      if (event.event === 'trade') {
+        trade = event;
+        break;
+      }
+    }
+    expect(trade?.data).toMatchObject({ tx: sent.hash, side: 'buy', firstBuy: false });
+    expect(trade?.data.token.toLowerCase()).toBe(token.toLowerCase());
+    expect(trade?.data.trader.toLowerCase()).toBe(wallet.toLowerCase());
+    expect(trade?.id.split('-')[0]).toBe(String(sent.receipt.blockNumber));
+    // Resumed after the block it started at: that trade first, and only trades, as asked.
+    const resumed = companion.events({ token, types: ['trade'], after: start.id });
+    const { value: again } = await resumed.next();
+    await resumed.return();
+    expect(again).toEqual(trade);
+  });
+
+  it('replays the launches from the start, typed as launches', async () => {
+    const launches = companion.events({ types: ['launch'], after: '0' });
+    const tokens: string[] = [];
+    for await (const launch of launches) {
+      tokens.push(launch.data.token.toLowerCase());
+      if (tokens.length === 2) break;
+    }
+    expect(tokens).toEqual([fixture.bnbToken.token.toLowerCase(), fixture.usdtToken.token.toLowerCase()]);
+  });
+
+  it('refuses a bad resume id before the stream starts: INVALID_CURSOR', async () => {
+    await expect(companion.events({ after: 'yesterday' }).next()).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_CURSOR',
+      retry: false,
+    });
   });
 });
 

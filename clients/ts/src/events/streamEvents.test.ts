@@ -62,9 +62,9 @@ describe('events()', () => {
     const seen: CompanionEvent[] = [];
     for await (const event of companion.events({ types: ['launch', 'trade', 'block'], token: '0xabc' })) {
       seen.push(event);
-      if (event.type === 'block' && event.data.block === 12) break;
+      if (event.event === 'block' && event.data.block === 12) break;
     }
-    expect(seen.map((e) => `${e.type} ${e.id}`)).toEqual([
+    expect(seen.map((e) => `${e.event} ${e.id}`)).toEqual([
       'block 10',
       'trade 11-0',
       'launch 11-1',
@@ -72,7 +72,7 @@ describe('events()', () => {
       'block 12',
     ]);
     const first = seen[1];
-    if (first?.type !== 'trade') throw new Error('the second event is not the trade');
+    if (first?.event !== 'trade') throw new Error('the second event is not the trade');
     expect(first.data.side).toBe('buy');
     expect((first.data as { note?: string }).note).toBe('名');
     expect(requests).toHaveLength(2);
@@ -93,9 +93,24 @@ describe('events()', () => {
     const events = createCompanion({ baseUrl }).events({ after: '20-2' });
     const { value } = await events.next();
     await events.return();
-    expect(value).toMatchObject({ type: 'trade', id: '20-3' });
+    expect(value).toMatchObject({ event: 'trade', id: '20-3' });
     expect(requests[0]?.url).toBe('/api/v1/events?after=20-2');
     expect(requests[1]?.headers['last-event-id']).toBeUndefined();
+  });
+
+  it('passes over kinds not asked for, which never become the resume id', async () => {
+    const { baseUrl, requests } = await serve((n, _req, res) => {
+      stream(res);
+      res.end(n === 0 ? `retry: 10\n\n${trade('3-0')}${block(3)}` : `${block(4)}${trade('5-0')}`);
+    });
+    const events = createCompanion({ baseUrl }).events({ types: ['trade'] });
+    const ids: string[] = [];
+    for await (const event of events) {
+      ids.push(`${event.event} ${event.id}`);
+      if (ids.length === 2) break;
+    }
+    expect(ids).toEqual(['trade 3-0', 'trade 5-0']);
+    expect(requests[1]?.headers['last-event-id']).toBe('3-0');
   });
 
   it('stops when the signal aborts, closing the connection', async () => {
@@ -138,7 +153,7 @@ describe('events()', () => {
     expect(refused).toBeInstanceOf(CompanionError);
     expect(refused).toMatchObject({ status: 400, code: 'INVALID_CURSOR', fix: 'Send an id.', retry: false });
     const events = companion.events({ maxRetryMs: 50 });
-    expect((await events.next()).value).toMatchObject({ type: 'block', id: '7' });
+    expect((await events.next()).value).toMatchObject({ event: 'block', id: '7' });
     await events.return();
     expect(requests).toHaveLength(3);
   });

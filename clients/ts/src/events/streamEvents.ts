@@ -4,36 +4,25 @@ import type { components } from '../schema';
 import { sleep } from '../sleep';
 import { EventStreamParser, type ServerSentEvent } from './eventStreamParser';
 
-export type EventType = 'launch' | 'trade' | 'block';
-
-/** A new launch: the GET /launches item. `id` is `<block>-<logIndex>`. */
-export interface LaunchEvent {
-  type: 'launch';
-  id: string;
-  data: components['schemas']['LaunchListItem'];
-}
-
-/** A trade: the GET /tokens/{address}/trades item and its token. `id` is `<block>-<logIndex>` (a first buy: `-1` more). */
-export interface TradeEvent {
-  type: 'trade';
-  id: string;
-  data: components['schemas']['TokenTrade'] & { token: string };
-}
-
-/** Everything up to `block` has been sent. `id` is the block number. */
-export interface BlockEvent {
-  type: 'block';
-  id: string;
-  data: { block: number; hash: string; at: string | null };
-}
-
-export type CompanionEvent = LaunchEvent | TradeEvent | BlockEvent;
+/**
+ * One event of the stream, typed by the document's StreamEvent: discriminated by `event`.
+ * - `launch`: a GET /launches item; `id` is `<block>-<logIndex>`.
+ * - `trade`: a GET /tokens/{address}/trades item with its `token`; `id` is `<block>-<logIndex>` (a launch's first
+ *   buy, kept at its launch's place: `<block>-<logIndex>-1`).
+ * - `block`: everything up to `data.block` has been sent; `id` is the block. First on a fresh connection, and again
+ *   with a lower block when the chain was reorganized back to it (what follows replaces what was sent past it).
+ */
+export type CompanionEvent = components['schemas']['StreamEvent'];
+export type EventType = CompanionEvent['event'];
+export type LaunchEvent = Extract<CompanionEvent, { event: 'launch' }>;
+export type TradeEvent = Extract<CompanionEvent, { event: 'trade' }>;
+export type BlockEvent = Extract<CompanionEvent, { event: 'block' }>;
 
 const EVENT_TYPES: readonly string[] = ['launch', 'trade', 'block'] satisfies EventType[];
 
-export interface EventsOptions {
-  /** Only these kinds (all by default). */
-  types?: EventType[];
+export interface EventsOptions<T extends EventType = EventType> {
+  /** Only these kinds (all by default); the events yielded are typed accordingly. */
+  types?: T[];
   /** Only this token's launch and trades; block events still come. */
   token?: string;
   /** An event id to resume after (the `id` of the last event handled). */
@@ -60,12 +49,13 @@ const DEFAULT_RETRY_MS = 1_000;
  * CompanionError for an error that retrying cannot help (INVALID_CURSOR, INVALID_ADDRESS …) or when the first
  * connection cannot be made at all (UNREACHABLE).
  *
- * @example for await (const event of streamEvents(connection, { types: ['trade'], token })) console.log(event.data.side);
+ * @example for await (const event of streamEvents(connection, { types: ['trade'], token })) console.log(event.event, event.id);
  */
-export async function* streamEvents(
+export async function* streamEvents<T extends EventType = EventType>(
   connection: EventConnection,
-  options: EventsOptions = {},
-): AsyncGenerator<CompanionEvent, void, undefined> {
+  options: EventsOptions<T> = {},
+): AsyncGenerator<Extract<CompanionEvent, { event: T }>, void, undefined> {
+  const wanted: readonly string[] = options.types ?? EVENT_TYPES;
   const { signal, maxRetryMs = 30_000 } = options;
   const url = eventsUrl(connection.baseUrl, options);
   let lastId: string | undefined;
@@ -118,7 +108,9 @@ export async function* streamEvents(
       try {
         for await (const message of readEvents(response.body, parser)) {
           if (parser.retryMs !== undefined) retryMs = parser.retryMs;
-          const event = eventOf(message);
+          // A kind not asked for (or unknown to this client) is passed over, and never becomes the resume id.
+          if (!wanted.includes(message.event)) continue;
+          const event = eventOf(message) as Extract<CompanionEvent, { event: T }> | undefined;
           if (!event) continue;
           if (event.id !== '') lastId = event.id;
           failures = 0;
@@ -138,7 +130,7 @@ export async function* streamEvents(
   }
 }
 
-function eventsUrl(baseUrl: string, options: EventsOptions): string {
+function eventsUrl(baseUrl: string, options: EventsOptions<EventType>): string {
   const query = new URLSearchParams();
   if (options.types) query.set('types', options.types.join(','));
   if (options.token !== undefined) query.set('token', options.token);
@@ -179,7 +171,7 @@ function eventOf(message: ServerSentEvent): CompanionEvent | undefined {
       { cause },
     );
   }
-  return { type: message.event, id: message.id, data } as CompanionEvent;
+  return { event: message.event, id: message.id, data } as CompanionEvent;
 }
 
 /** Waits before reconnecting; an abort ends the wait early (the loop then sees the signal and stops). */
