@@ -24,7 +24,10 @@ export interface CompanionOptions {
   apiKey?: string;
   /** Headers sent on every request. */
   headers?: Record<string, string>;
-  /** The fetch to send with (globalThis.fetch, looked up per request, by default). */
+  /**
+   * The fetch to send with (globalThis.fetch, looked up per request, by default). events() reads the answer's body
+   * as it streams in, so a wrapper must hand the body on unread.
+   */
   fetch?: FetchLike;
 }
 

@@ -54,6 +54,25 @@ test('the client imports only its own files and its declared packages', () => {
   expect(offending).toEqual([]);
 });
 
+// It resolves its packages from the repository's root node_modules: the versions it declares are the ones installed.
+test("the client's declared dependencies are the root's pins", () => {
+  const root = JSON.parse(readFileSync(resolve(src, '../../../package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const pinned = { ...root.dependencies, ...root.devDependencies };
+  const client = JSON.parse(readFileSync(resolve(src, '../package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+  };
+  for (const [name, version] of Object.entries({ ...client.dependencies, ...client.devDependencies })) {
+    expect(version, name).toBe(pinned[name]);
+  }
+  const viemMajor = client.peerDependencies.viem?.match(/^\^(\d+)\./)?.[1];
+  expect(pinned.viem?.split('.')[0]).toBe(viemMajor);
+});
+
 test('the scan sees what it must refuse', () => {
   const file = join(src, 'events/x.ts');
   // Written so that the scan of this very file does not find them.
