@@ -102,7 +102,9 @@ describe('the example bots on the devnet', () => {
     // What happens before the stream is open is not the sniper's: it starts at the indexed block.
     await sniper.line(/^listening from block \d+/);
     const launched = await launch();
-    const bought = await sniper.line(new RegExp(`^bought ${launched.symbol} ${launched.token}: .* in tx (0x[0-9a-f]{64})`));
+    const bought = await sniper.line(
+      new RegExp(`^bought ${launched.symbol} ${launched.token}: .* in tx (0x[0-9a-f]{64})`),
+    );
     expect(await sniper.exit).toBe(0);
     const trades = (await s.api.get(`/tokens/${launched.token}/trades`)).body.trades;
     expect(trades.find((t: { tx: Hash }) => t.tx === bought[1])).toMatchObject({
@@ -169,8 +171,17 @@ describe('the example bots on the devnet', () => {
       // The person reviews and signs in the app: it builds the request, sends it from their wallet, reports the hash.
       const built = await call(`/intents/${request.id}/build`, {});
       const tx = built.build.tx;
-      const sendFrom = createWalletClient({ account: person, chain: devnetChain, transport: http(`${service.origin}/rpc`) });
-      const hash = await sendFrom.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value), gas: BigInt(tx.gas) });
+      const sendFrom = createWalletClient({
+        account: person,
+        chain: devnetChain,
+        transport: http(`${service.origin}/rpc`),
+      });
+      const hash = await sendFrom.sendTransaction({
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        gas: BigInt(tx.gas),
+      });
       await call(`/intents/${request.id}/sent`, { hash });
       await bot.line(new RegExp(`^confirmed ${request.id}: tx ${hash}`));
       expect(await bot.exit).toBe(0);
