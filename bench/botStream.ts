@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { type Address, createPublicClient, http, type PublicClient } from 'viem';
+import { createCompanion } from '../clients/ts/src/index';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { devnetChain } from '../src-main/chain/networks';
 import { silentLogger } from '../src-main/log/createLogger';
 import { startService } from '../src-main/startService';
 import { launcher } from '../test/support/launcher';
-import { openSse, type SseEvent } from '../test/support/sseReader';
+import { openSse } from '../test/support/sseReader';
 import type { Benchmark, Row } from './benchmark';
 import { startServer } from './loadMix';
 import { percentile } from './stats';
@@ -20,9 +21,9 @@ const BOT = 12;
 
 /**
  * Issue 20's figures for bots. In one process with the service (so "the block is made" is the devnet's own moment,
- * when it announces the block): how soon a launch reaches a subscriber of GET /events, and how soon after the event a
- * bot has POST /build/buy's answer for that token, which nobody quoted before. Then, with the server in a process of
- * its own: its live heap with 100 idle subscribers, against none.
+ * when it announces the block), a sniper on the typed client: how soon a launch reaches it on GET /events, and how
+ * soon after the event it has POST /build/buy's answer for that token, which nobody quoted before. Then, with the
+ * server in a process of its own: its live heap with 100 idle subscribers, against none.
  */
 export const botStream: Benchmark = {
   id: 'bot-stream',
@@ -42,20 +43,35 @@ async function latency(dataDir: string): Promise<Row[]> {
   });
   const made = new Map<number, number>();
   const stopWatching = service.chain.onBlock((block) => made.set(Number(block), performance.now()));
-  const heard = new Map<Address, { block: number; at: number }>();
-  const built = new Map<Address, Promise<number>>();
+  const heard = new Map<string, { block: number; at: number }>();
+  const built = new Map<string, Promise<number>>();
   const bot = testAccounts()[BOT]?.address;
   if (!bot) throw new Error(`no test account ${BOT}`);
+  const companion = createCompanion({ baseUrl: service.url });
+  const stop = new AbortController();
+  let listening = () => {};
+  const listened = new Promise<void>((resolve) => {
+    listening = resolve;
+  });
   // The sniper: on each launch, it asks for the buy at once.
-  const onEvent = (event: SseEvent) => {
-    if (event.event !== 'launch') return;
-    const at = performance.now();
-    const launch = JSON.parse(event.data) as { token: Address; block: number };
-    heard.set(launch.token, { block: launch.block, at });
-    built.set(launch.token, buildBuy(service.url, bot, launch.token));
-  };
-  const stream = await openSse(`${service.url}/events?types=launch`, {}, onEvent);
+  const sniping = (async () => {
+    for await (const event of companion.events({ types: ['launch', 'block'], signal: stop.signal })) {
+      if (event.event === 'block') {
+        listening();
+        continue;
+      }
+      const at = performance.now();
+      const { token, block } = event.data;
+      heard.set(token, { block, at });
+      const answered = companion.buildBuy({ wallet: bot, token, amount: '0.05' }).then(() => performance.now());
+      // Awaited below, once the launch loop reaches this token; marked handled so a failure waits for it there.
+      answered.catch(() => {});
+      built.set(token, answered);
+    }
+  })();
   try {
+    // The stream opens with the indexed block: launches from then on reach the sniper.
+    await listened;
     const transport = http(`${service.origin}/rpc`);
     const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
     const contracts = (
@@ -101,23 +117,11 @@ async function latency(dataDir: string): Promise<Row[]> {
       { name: 'launch event to POST /build/buy answered, p95', value: round(percentile(toBuild, 95)), unit: 'ms' },
     ];
   } finally {
-    stream.close();
+    stop.abort();
+    await sniping.catch(() => {});
     stopWatching();
     await service.close();
   }
-}
-
-/** The bot's buy of a token it just heard of; resolves with the moment the build answered 200. */
-async function buildBuy(api: string, wallet: Address, token: Address): Promise<number> {
-  const answer = await fetch(`${api}/build/buy`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallet, token, amount: '0.05' }),
-  });
-  const at = performance.now();
-  const body = await answer.text();
-  if (answer.status !== 200) throw new Error(`build/buy answered ${answer.status}: ${body.slice(0, 300)}`);
-  return at;
 }
 
 async function memory(dataDir: string): Promise<Row[]> {
