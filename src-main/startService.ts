@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { composeAppChannel } from './composeAppChannel';
 import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem } from './core/appPages';
 import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
-import { answerClientErrors } from './http/clientErrors';
-import { type AppDeps, createApp, type RateLimits } from './http/createApp';
+import { type AppDeps, createApp, leanRoutes, type RateLimits } from './http/createApp';
 import { EventStream, type EventStreamOptions } from './http/eventStream';
+import { listenApi } from './http/listenApi';
 import { createLogger, type Logger } from './log/createLogger';
 import { ApiKeys } from './services/apiKeys';
 import type { AppChannel } from './services/appChannel';
@@ -311,15 +310,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     let origin = '';
     const appToken = options.appToken ?? randomBytes(24).toString('base64url');
-    const app = createApp({
+    const deps: AppDeps = {
       ...services,
       appToken,
       ...(options.publicLinkBase ? { publicLinkBase: options.publicLinkBase } : {}),
       ...(options.appToken
         ? { appChannel: { channel: appChannel, token: options.appToken, origin: () => origin } }
         : {}),
-    });
-    const server = await listen(app.fetch, options.port);
+    };
+    const server = await listenApi(createApp(deps).fetch, options.port, leanRoutes(deps));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     media.setOrigin(origin);
     indexer.start();
@@ -368,21 +367,4 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     db.close();
     throw error;
   }
-}
-
-type NodeServer = import('node:http').Server;
-
-function listen(fetchHandler: Parameters<typeof serve>[0]['fetch'], port: number): Promise<NodeServer> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: fetchHandler, hostname: '127.0.0.1', port }) as NodeServer;
-    answerClientErrors(server);
-    server.once('listening', () => resolve(server));
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(`port ${port} on 127.0.0.1 is in use; choose another with --port`)
-          : error,
-      );
-    });
-  });
 }

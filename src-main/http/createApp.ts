@@ -27,6 +27,8 @@ import { APP_CHANNEL_BASE, appChannelRoute } from './appChannelRoute';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
 import type { EventStream } from './eventStream';
+import { leanQuote } from './leanQuote';
+import type { LeanRoute } from './leanRoutes';
 import { apiKey } from './middleware/apiKey';
 import { drainUnreadBody } from './middleware/drainUnreadBody';
 import { hostCheck } from './middleware/hostCheck';
@@ -229,4 +231,15 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound(notFound);
   app.onError(errorHandler(deps.log));
   return app;
+}
+
+/**
+ * The routes answered before the app (see withLeanRoutes): GET /quote, the one read that bots call in a loop, when
+ * rate limits are off. A lean route takes only requests on which every middleware above does nothing: no body
+ * (drainUnreadBody, jsonBody), a loopback Host (hostCheck), a read (sameOriginWrites), no x-api-key (apiKey), no
+ * cookie (sessionCookie); with limits on, the limiter must count every quote, so there is none.
+ */
+export function leanRoutes(deps: AppDeps): LeanRoute[] {
+  if ((deps.rateLimits ?? DEFAULT_RATE_LIMITS) !== false) return [];
+  return [leanQuote(`${API_BASE}/quote`, deps.tokens, deps.quotes, deps.log)];
 }

@@ -61,7 +61,12 @@ export function tradeJson(quote: Quote) {
       wei: quote.limit.toString(),
       kind: quote.limitKind,
     },
-    siteFee: { ...amount(token.pair, quote.siteFee), bps: quote.siteFeeBps },
+    siteFee: {
+      amount: formatDecimalAmount(quote.siteFee, token.pair.decimals),
+      wei: quote.siteFee.toString(),
+      symbol: token.pair.symbol,
+      bps: quote.siteFeeBps,
+    },
     priceImpactPct: quote.priceImpactPct,
   };
 }

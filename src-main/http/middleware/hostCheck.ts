@@ -12,6 +12,11 @@ function hostName(host: string): string | undefined {
   return match?.[1];
 }
 
+/** Whether a Host header names this machine's loopback: the one test of `hostCheck`, shared by the lean routes. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_NAMES.has(hostName(host) ?? '');
+}
+
 /**
  * Answers only requests addressed to a loopback name. A web page on another site can make a browser send requests to
  * 127.0.0.1 through a DNS name it controls (DNS rebinding); such requests carry that name in Host and are refused.
@@ -19,7 +24,7 @@ function hostName(host: string): string | undefined {
 export function hostCheck(): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header('host') ?? '';
-    if (!LOOPBACK_NAMES.has(hostName(host) ?? '')) {
+    if (!isLoopbackHost(host)) {
       throw new ApiError(
         'ORIGIN_NOT_ALLOWED',
         `Host "${host}" is not a loopback name; this server answers only on 127.0.0.1`,

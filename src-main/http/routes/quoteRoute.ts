@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from 'zod';
 import { QuoteQuerySchema, TradeQuoteSchema } from '../../../src-shared/schema/quote';
 import type { QuoteService } from '../../services/quoteService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
@@ -17,18 +18,19 @@ const route = createRoute({
   },
 });
 
+/**
+ * GET /quote's answer to a query that passed QuoteQuerySchema: the trade's terms checked and quoted on the pool's
+ * current state. Shared by the route and the lean route in front of the app (leanQuote), so both answer alike.
+ */
+export async function answerQuote(
+  query: z.output<typeof QuoteQuerySchema>,
+  tokens: TokenRegistry,
+  quotes: QuoteService,
+): Promise<ReturnType<typeof tradeJson>> {
+  const { token, side, amount, exact, slippageBps } = query;
+  return tradeJson(await quotes.quote(await readTradeInput({ token, side, amount, exact, slippageBps }, tokens)));
+}
+
 export function quoteRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, quotes: QuoteService): void {
-  app.openapi(route, async (c) => {
-    const input = await readTradeInput(
-      {
-        token: c.req.query('token'),
-        side: c.req.query('side'),
-        amount: c.req.query('amount'),
-        exact: c.req.query('exact'),
-        slippageBps: c.req.query('slippageBps'),
-      },
-      tokens,
-    );
-    return c.json(tradeJson(await quotes.quote(input)), 200);
-  });
+  app.openapi(route, async (c) => c.json(await answerQuote(c.req.valid('query'), tokens, quotes), 200));
 }
