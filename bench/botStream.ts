@@ -71,7 +71,12 @@ async function latency(dataDir: string): Promise<Row[]> {
   })();
   try {
     // The stream opens with the indexed block: launches from then on reach the sniper.
-    await listened;
+    await Promise.race([
+      listened,
+      sniping.then(() => {
+        throw new Error('the event stream ended before it opened');
+      }),
+    ]);
     const transport = http(`${service.origin}/rpc`);
     const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
     const contracts = (
