@@ -10,7 +10,7 @@ import {
   toFunctionSelector,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DevStablecoin } from '../src-main/chain/generated/contracts';
+import { DevStablecoin, PoolReader } from '../src-main/chain/generated/contracts';
 import { NonfungiblePositionManager, PancakeV3Pool, QuoterV2, WETH9 } from '../src-main/chain/generated/vendor';
 import { PoolStateService } from '../src-main/services/poolStateService';
 import type { ApiClient } from './support/apiClient';
@@ -47,11 +47,17 @@ const FEE = 10000;
 const FAR = 2n ** 40n;
 const MAX = 2n ** 128n - 1n;
 
-/** The service's slot0 and tickBitmap calls to `pool` so far (or only those of `selectors`). */
+/**
+ * The service's reads of `pool` in full so far: PoolReader runs (a deployless call, no `to`, carrying the reader's
+ * code and the pool's address), and the value-by-value slot0 and tickBitmap calls (or only those of `selectors`).
+ */
 function fullReadCalls(pool: Address, selectors: readonly Hex[] = FULL_READ_SELECTORS): number {
+  const reader = PoolReader.bytecode.slice(2).toLowerCase();
+  const address = pool.slice(2).toLowerCase();
   return seen.calls.filter((call) => {
-    const data = call.data ?? call.input ?? '';
-    return call.to?.toLowerCase() === pool.toLowerCase() && selectors.some((s) => data.startsWith(s));
+    const data = (call.data ?? call.input ?? '').toLowerCase();
+    if (!call.to) return data.includes(reader) && data.includes(address);
+    return call.to.toLowerCase() === pool.toLowerCase() && selectors.some((s) => data.startsWith(s));
   }).length;
 }
 

@@ -1,5 +1,7 @@
 import {
   type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
   getAbiItem,
   type Hash,
   numberToHex,
@@ -8,6 +10,7 @@ import {
   toEventSelector,
 } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
+import { PoolReader } from '../chain/generated/contracts';
 import { PancakeV3Pool } from '../chain/generated/vendor';
 import { MAX_TICK, MIN_TICK } from '../core/math/tickMath';
 import { applyPoolEvents, type PoolEvent, type TrackedPoolState, type TrackedTick } from '../core/swap/applyPoolEvents';
@@ -228,8 +231,53 @@ export class PoolStateService {
   }
 }
 
-/** slot0, liquidity and every initialized tick of `address`, all as of `blockNumber`. */
+/**
+ * slot0, liquidity and every initialized tick of `address`, all as of `blockNumber`: in one eth_call running
+ * PoolReader without deploying it, or, where a node refuses that call (a gas cap below what a fine tick spacing
+ * needs), one call per value.
+ */
 async function readPool(client: PublicClient, address: Address, blockNumber: bigint): Promise<TrackedPoolState> {
+  try {
+    return await readPoolAtOnce(client, address, blockNumber);
+  } catch {
+    return readPoolByCalls(client, address, blockNumber);
+  }
+}
+
+/** The pool's state from PoolReader, sent as code with the call (a deployless read): one request, one EVM run. */
+export async function readPoolAtOnce(
+  client: PublicClient,
+  address: Address,
+  blockNumber: bigint,
+): Promise<TrackedPoolState> {
+  const call = { abi: PoolReader.abi, functionName: 'read' } as const;
+  const { data } = await client.call({
+    code: PoolReader.bytecode,
+    data: encodeFunctionData({ ...call, args: [address] }),
+    blockNumber,
+  });
+  if (!data) throw new Error(`PoolReader answered nothing for ${address}`);
+  const read = decodeFunctionResult({ ...call, data });
+  return {
+    sqrtPriceX96: read.sqrtPriceX96,
+    tick: read.tick,
+    liquidity: read.liquidity,
+    fee: read.fee,
+    tickSpacing: read.tickSpacing,
+    ticks: read.ticks.map((index, i) => ({
+      index,
+      liquidityGross: read.liquidityGross[i] as bigint,
+      liquidityNet: read.liquidityNet[i] as bigint,
+    })),
+  };
+}
+
+/** The pool's state read value by value: slot0 and the rest, each bitmap word, then each initialized tick. */
+export async function readPoolByCalls(
+  client: PublicClient,
+  address: Address,
+  blockNumber: bigint,
+): Promise<TrackedPoolState> {
   const pool = { address, abi: PancakeV3Pool.abi, blockNumber } as const;
   const [slot0, liquidity, fee, tickSpacing] = await Promise.all([
     client.readContract({ ...pool, functionName: 'slot0' }),
