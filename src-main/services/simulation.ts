@@ -15,9 +15,11 @@ export function withMargin(gas: bigint): bigint {
 }
 
 /**
- * Runs a built transaction from the wallet at the latest block (eth_call, then eth_estimateGas) and returns its gas
- * limit with the margin. A revert is refused as SIMULATION_FAILED with the decoded reason in `detail.revert`; a
- * chain that does not answer is CHAIN_UNREACHABLE.
+ * Runs a built transaction from the wallet at the latest block and returns its gas limit with the margin. One
+ * eth_estimateGas at the latest block (not the pending one, which a node may build a block for first) runs it; only
+ * when that fails does an eth_call run it again, for the revert's data, which nodes report more reliably there. A
+ * revert is refused as SIMULATION_FAILED with the decoded reason in `detail.revert`; a chain that does not answer is
+ * CHAIN_UNREACHABLE.
  */
 export async function simulateFrom(
   chain: ChainContext,
@@ -27,9 +29,15 @@ export async function simulateFrom(
   what: string,
 ): Promise<bigint> {
   const { client } = chain;
+  const run = { account: wallet, to: tx.to, data: tx.data, value, blockTag: 'latest' } as const;
   try {
-    await client.call({ account: wallet, to: tx.to, data: tx.data, value });
-    return withMargin(await client.estimateGas({ account: wallet, to: tx.to, data: tx.data, value }));
+    try {
+      return withMargin(await client.estimateGas(run));
+    } catch (estimateFailed) {
+      await client.call(run);
+      // The call went through where the estimate did not: the estimate's own failure is the answer.
+      throw estimateFailed;
+    }
   } catch (cause) {
     const revert = revertOf(cause);
     if (revert === undefined)
