@@ -71,12 +71,15 @@ async function latency(dataDir: string): Promise<Row[]> {
   })();
   try {
     // The stream opens with the indexed block: launches from then on reach the sniper.
-    await Promise.race([
-      listened,
-      sniping.then(() => {
-        throw new Error('the event stream ended before it opened');
-      }),
-    ]);
+    await within(
+      Promise.race([
+        listened,
+        sniping.then(() => {
+          throw new Error('the event stream ended before it opened');
+        }),
+      ]),
+      'opening the event stream',
+    );
     const transport = http(`${service.origin}/rpc`);
     const client = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
     const contracts = (
@@ -88,7 +91,10 @@ async function latency(dataDir: string): Promise<Row[]> {
     const toEvent: number[] = [];
     const toBuild: number[] = [];
     for (let i = 0; i < WARM_UP + LAUNCHES; i++) {
-      const launched = await launch.launch({ creator: 2 + (i % 8), saltSeed: `bot-stream-${i}` });
+      const launched = await within(
+        launch.launch({ creator: 2 + (i % 8), saltSeed: `bot-stream-${i}` }),
+        `launch ${i}`,
+      );
       if (launched.result !== 'ok') throw new Error(`launch ${i}: ${launched.result}`);
       const token = launched.token;
       const deadline = performance.now() + 10_000;
@@ -96,7 +102,7 @@ async function latency(dataDir: string): Promise<Row[]> {
         if (performance.now() > deadline) throw new Error(`launch ${i} never reached the stream`);
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
-      const answered = await built.get(token);
+      const answered = await within(built.get(token) as Promise<number>, `the build after launch ${i}`);
       const event = heard.get(token);
       const blockMade = event ? made.get(event.block) : undefined;
       if (!event || answered === undefined || blockMade === undefined) throw new Error(`launch ${i}: no timing`);
@@ -123,9 +129,12 @@ async function latency(dataDir: string): Promise<Row[]> {
     ];
   } finally {
     stop.abort();
-    await sniping.catch(() => {});
+    await within(
+      sniping.catch(() => {}),
+      'closing the event stream',
+    ).catch(() => {});
     stopWatching();
-    await service.close();
+    await within(service.close(), 'closing the service');
   }
 }
 
@@ -170,3 +179,16 @@ async function waitFor(done: () => boolean, timeoutMs = 10_000): Promise<void> {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** `work`, or an error naming what never finished: a benchmark must end, with its figures or with why not. */
+async function within<T>(work: Promise<T>, what: string, ms = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`bot-stream: ${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
