@@ -4,9 +4,11 @@ import {
   type EIP1193RequestFn,
   encodeFunctionData,
   formatEther,
+  getAbiItem,
   type Hex,
   parseEther,
   parseEventLogs,
+  toEventSelector,
   toFunctionSelector,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,7 +26,10 @@ import type { TokenPool } from './support/tokenPool';
  * through /rpc goes through `raw` and is not seen). Counting the pool's slot0 and tickBitmap calls tells when the
  * pool was read in full.
  */
-const seen = vi.hoisted(() => ({ calls: [] as { to?: string; data?: string; input?: string }[] }));
+const seen = vi.hoisted(() => ({
+  calls: [] as { to?: string; data?: string; input?: string }[],
+  logReads: [] as { address?: string | string[]; topics?: (string | string[] | null)[] }[],
+}));
 
 vi.mock('../src-main/chain/devnet/edrProvider', async (importOriginal) => {
   const original = await importOriginal<typeof import('../src-main/chain/devnet/edrProvider')>();
@@ -34,6 +39,7 @@ vi.mock('../src-main/chain/devnet/edrProvider', async (importOriginal) => {
       const provider = await original.createEdrProvider(options);
       const request = (async (args: { method: string; params?: unknown }) => {
         if (args.method === 'eth_call' && Array.isArray(args.params)) seen.calls.push(args.params[0] as never);
+        if (args.method === 'eth_getLogs' && Array.isArray(args.params)) seen.logReads.push(args.params[0] as never);
         return provider.request(args as never);
       }) as EIP1193RequestFn;
       return { ...provider, request };
@@ -42,6 +48,7 @@ vi.mock('../src-main/chain/devnet/edrProvider', async (importOriginal) => {
 });
 
 const SLOT0 = toFunctionSelector('slot0()');
+const INITIALIZE = toEventSelector(getAbiItem({ abi: PancakeV3Pool.abi, name: 'Initialize' }));
 const FULL_READ_SELECTORS = [SLOT0, toFunctionSelector('tickBitmap(int16)')];
 const FEE = 10000;
 const FAR = 2n ** 40n;
@@ -54,11 +61,21 @@ const MAX = 2n ** 128n - 1n;
 function fullReadCalls(pool: Address, selectors: readonly Hex[] = FULL_READ_SELECTORS): number {
   const reader = PoolReader.bytecode.slice(2).toLowerCase();
   const address = pool.slice(2).toLowerCase();
-  return seen.calls.filter((call) => {
-    const data = (call.data ?? call.input ?? '').toLowerCase();
-    if (!call.to) return data.includes(reader) && data.includes(address);
-    return call.to.toLowerCase() === pool.toLowerCase() && selectors.some((s) => data.startsWith(s));
-  }).length;
+  // A pool launched lately is read from its logs since its Initialize instead.
+  const fromBirth = seen.logReads.filter(
+    (filter) =>
+      typeof filter.address === 'string' &&
+      filter.address.toLowerCase() === pool.toLowerCase() &&
+      JSON.stringify(filter.topics ?? []).includes(INITIALIZE),
+  ).length;
+  return (
+    fromBirth +
+    seen.calls.filter((call) => {
+      const data = (call.data ?? call.input ?? '').toLowerCase();
+      if (!call.to) return data.includes(reader) && data.includes(address);
+      return call.to.toLowerCase() === pool.toLowerCase() && selectors.some((s) => data.startsWith(s));
+    }).length
+  );
 }
 
 let service: TestService;

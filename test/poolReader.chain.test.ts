@@ -1,15 +1,15 @@
-import { type Address, createPublicClient, custom, type PublicClient, parseEther } from 'viem';
+import { type Address, createPublicClient, custom, type Hash, type PublicClient, parseEther } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../src-main/chain/devnet/startDevnet';
 import { devnetChain } from '../src-main/chain/networks';
-import { readPoolAtOnce, readPoolByCalls } from '../src-main/services/poolStateService';
+import { readPoolAtOnce, readPoolByCalls, readPoolFromBirth } from '../src-main/services/poolStateService';
 import { launcher, SPACING } from './support/launcher';
 import { routerDriver } from './support/routerDriver';
 
 /*
- * PoolReader, run as a deployless eth_call, reads a pool exactly as the value-by-value reads do: price, liquidity,
- * fee, spacing and every initialized tick, at every fee tier (spacing 1 walks about 7,000 bitmap words), before and
- * after trades move the price across ranges.
+ * PoolReader, run as a deployless eth_call, and a fresh pool's own logs since its launch both give exactly what the
+ * value-by-value reads do: price, liquidity, fee, spacing and every initialized tick, at every fee tier (spacing 1
+ * walks about 7,000 bitmap words), with a first buy in the launch, and after trades move the price across ranges.
  */
 
 let devnet: Devnet;
@@ -27,6 +27,7 @@ describe('PoolReader', () => {
       creator: 3,
       saltSeed: `pool-reader-${fee}`,
       fee,
+      firstBuy: parseEther('0.5'),
       openingTick: -207_000 - (-207_000 % spacing),
       shape: [
         { width: 40 * spacing, bps: 2500 },
@@ -37,11 +38,16 @@ describe('PoolReader', () => {
     });
     if (launched.result !== 'ok' || !launched.pool) throw new Error(`launch failed: ${launched.result}`);
     const pool = launched.pool as Address;
+    const launchBlock = Number((await client.getTransactionReceipt({ hash: launched.hash as Hash })).blockNumber);
     const read = async () => {
-      const block = await client.getBlockNumber({ cacheTime: 0 });
-      const atOnce = await readPoolAtOnce(client, pool, block);
-      expect(atOnce).toEqual(await readPoolByCalls(client, pool, block));
-      return atOnce;
+      const head = await client.getBlock({ blockTag: 'latest' });
+      const byCalls = await readPoolByCalls(client, pool, head.number);
+      expect(await readPoolAtOnce(client, pool, head.number)).toEqual(byCalls);
+      const birth = { block: launchBlock, fee, tickSpacing: spacing };
+      expect(await readPoolFromBirth(client, pool, birth, { number: head.number, hash: head.hash })).toEqual(byCalls);
+      // A birth that was not this pool's is refused, for a full read instead.
+      expect(await readPoolFromBirth(client, pool, { ...birth, block: launchBlock + 1 }, head)).toBeUndefined();
+      return byCalls;
     };
     const opened = await read();
     expect(opened.fee).toBe(fee);

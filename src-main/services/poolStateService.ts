@@ -29,6 +29,21 @@ const POOL_EVENTS = [
   getAbiItem({ abi: PancakeV3Pool.abi, name: 'Burn' }),
 ] as const;
 const POOL_TOPICS = POOL_EVENTS.map((event) => toEventSelector(event));
+/** A pool's events from its birth: Initialize first (the pool emits nothing before it), then what moves its state. */
+const BIRTH_EVENTS = [getAbiItem({ abi: PancakeV3Pool.abi, name: 'Initialize' }), ...POOL_EVENTS] as const;
+const BIRTH_TOPICS = BIRTH_EVENTS.map((event) => toEventSelector(event));
+/** A pool priced at most this many blocks ago is read from its logs since then rather than in full. */
+const FRESH_POOL_BLOCKS = 256n;
+
+/**
+ * Where a pool was priced, when that is known (a launch's block, from the index: the factory prices the pool in the
+ * launch and refuses one priced before), with its fee and spacing, which its Initialize does not say.
+ */
+export interface PoolBirth {
+  block: number;
+  fee: number;
+  tickSpacing: number;
+}
 
 interface BlockRef {
   number: bigint;
@@ -37,7 +52,7 @@ interface BlockRef {
 
 /** Full reads asked for before their turn came: they run together, at one block. */
 interface Admission {
-  pools: Set<Address>;
+  pools: Map<Address, PoolBirth | undefined>;
   read: Promise<Map<Address, PromiseSettledResult<TrackedPoolState>>>;
 }
 
@@ -68,8 +83,11 @@ export class PoolStateService {
     chain.onBlock(() => this.sync());
   }
 
-  /** The pool's state as of the latest block announced, read in full if it is not cached. */
-  async get(pool: Address): Promise<PoolState> {
+  /**
+   * The pool's state as of the latest block announced, read in full if it is not cached: from its logs when `birth`
+   * says it was priced only lately (one request, however fine its tick spacing), else with PoolReader.
+   */
+  async get(pool: Address, birth?: PoolBirth): Promise<PoolState> {
     const key = pool.toLowerCase() as Address;
     await this.syncing;
     const cached = this.pools.get(key);
@@ -80,7 +98,7 @@ export class PoolStateService {
     }
     let loading = this.loading.get(key);
     if (!loading) {
-      const load = chainRead('the pool state', () => this.load(key));
+      const load = chainRead('the pool state', () => this.load(key, birth));
       loading = load;
       this.loading.set(key, load);
       load.then(
@@ -114,29 +132,41 @@ export class PoolStateService {
   }
 
   /** Reads `pool` in full at the head, together with whatever other pools were asked for meanwhile. */
-  private async load(pool: Address): Promise<PoolState> {
+  private async load(pool: Address, birth: PoolBirth | undefined): Promise<PoolState> {
     let admission = this.admission;
     if (!admission) {
-      const pools = new Set<Address>();
+      const pools = new Map<Address, PoolBirth | undefined>();
       const read = this.exclusive(() => {
         this.admission = undefined;
-        return this.chain.consistentRead(() => this.admit([...pools]));
+        return this.chain.consistentRead(() => this.admit(pools));
       });
       admission = { pools, read };
       this.admission = admission;
     }
-    admission.pools.add(pool);
+    admission.pools.set(pool, birth);
     const result = (await admission.read).get(pool);
     if (!result) throw new Error(`the read of ${pool} was lost`);
     if (result.status === 'rejected') throw result.reason;
     return result.value;
   }
 
-  private async admit(pools: Address[]): Promise<Map<Address, PromiseSettledResult<TrackedPoolState>>> {
+  private async admit(
+    asked: ReadonlyMap<Address, PoolBirth | undefined>,
+  ): Promise<Map<Address, PromiseSettledResult<TrackedPoolState>>> {
     const head = await this.head();
     // The cached pools come to the same block first, so that one getLogs keeps following them all.
     await this.follow(head);
-    const reads = await Promise.allSettled(pools.map((pool) => readPool(this.chain.client, pool, head.number)));
+    const pools = [...asked.keys()];
+    const reads = await Promise.allSettled(
+      pools.map(async (pool) => {
+        const birth = asked.get(pool);
+        const fresh = birth && head.number - BigInt(birth.block) <= FRESH_POOL_BLOCKS;
+        const born = fresh
+          ? await readPoolFromBirth(this.chain.client, pool, birth, head).catch(() => undefined)
+          : undefined;
+        return born ?? readPool(this.chain.client, pool, head.number);
+      }),
+    );
     const results = new Map<Address, PromiseSettledResult<TrackedPoolState>>();
     pools.forEach((pool, i) => {
       const read = reads[i] as PromiseSettledResult<TrackedPoolState>;
@@ -229,6 +259,61 @@ export class PoolStateService {
     const block = await this.chain.client.getBlock({ blockTag: 'latest' });
     return { number: block.number, hash: block.hash };
   }
+}
+
+/**
+ * The state at `head` of a pool priced in `birth.block`, from its own logs since then: its Initialize, then every
+ * Swap, Mint and Burn applied in order. Undefined when the logs do not start with that Initialize (the birth was not
+ * this pool's) or do not belong to `head`'s chain, for the caller to read the pool in full instead.
+ */
+export async function readPoolFromBirth(
+  client: PublicClient,
+  address: Address,
+  birth: PoolBirth,
+  head: BlockRef,
+): Promise<TrackedPoolState | undefined> {
+  const raw = await client.request({
+    method: 'eth_getLogs',
+    params: [
+      {
+        address,
+        topics: [BIRTH_TOPICS],
+        fromBlock: numberToHex(BigInt(birth.block)),
+        toBlock: numberToHex(head.number),
+      },
+    ],
+  });
+  const logs = parseEventLogs({ abi: BIRTH_EVENTS, logs: raw, strict: true });
+  if (logs.length !== raw.length) return undefined;
+  for (const log of logs) {
+    if (log.removed || log.blockNumber === null || log.logIndex === null) return undefined;
+    if (log.blockNumber === head.number && log.blockHash !== head.hash) return undefined;
+  }
+  logs.sort((a, b) =>
+    a.blockNumber === b.blockNumber ? (a.logIndex ?? 0) - (b.logIndex ?? 0) : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
+  const [first, ...rest] = logs;
+  if (first?.eventName !== 'Initialize' || first.blockNumber !== BigInt(birth.block)) return undefined;
+  const events: PoolEvent[] = [];
+  for (const log of rest) {
+    if (log.eventName === 'Initialize') return undefined;
+    if (log.eventName === 'Swap') {
+      const { sqrtPriceX96, tick, liquidity } = log.args;
+      events.push({ kind: 'swap', sqrtPriceX96, tick, liquidity });
+    } else {
+      const { tickLower, tickUpper, amount } = log.args;
+      events.push({ kind: log.eventName === 'Mint' ? 'mint' : 'burn', tickLower, tickUpper, amount });
+    }
+  }
+  const priced: TrackedPoolState = {
+    sqrtPriceX96: first.args.sqrtPriceX96,
+    tick: first.args.tick,
+    liquidity: 0n,
+    fee: birth.fee,
+    tickSpacing: birth.tickSpacing,
+    ticks: [],
+  };
+  return applyPoolEvents(priced, events);
 }
 
 /**

@@ -2,7 +2,7 @@ import { ApiError } from '../core/errors';
 import type { PoolState } from '../core/swap/poolState';
 import { simulateSwap } from '../core/swap/simulateSwap';
 import { grossForNet, maxPayFor, minReceiveFor, siteFeeOn } from '../core/trade/siteFee';
-import type { PoolStateService } from './poolStateService';
+import type { PoolBirth, PoolStateService } from './poolStateService';
 import type { SettingsService } from './settingsService';
 import type { Currency, TokenFacts } from './tokenRegistry';
 
@@ -50,12 +50,12 @@ export class QuoteService {
 
   /** The token's pool as quotes see it (current to the latest block, cached): for its price without a trade. */
   poolOf(token: TokenFacts): Promise<PoolState> {
-    return this.pools.get(token.pool);
+    return this.pools.get(token.pool, birthOf(token));
   }
 
   async quote(request: QuoteRequest): Promise<Quote> {
     const { token, side, exact, amount, slippageBps } = request;
-    const [pool, settings] = await Promise.all([this.pools.get(token.pool), this.settings.get()]);
+    const [pool, settings] = await Promise.all([this.pools.get(token.pool, birthOf(token)), this.settings.get()]);
     const { siteFeeBps, referrerBps } = settings.fees;
     const tokenCurrency: Currency = { address: token.address, decimals: token.decimals, symbol: token.symbol };
     // Buying pays the pair into the pool: the pair is token0 exactly when the token is token1.
@@ -151,4 +151,10 @@ function priceImpact(pool: PoolState, swap: ReturnType<typeof simulateSwap>, zer
   const ratio = Number((execution * 1_000_000n) / mid) / 1_000_000;
   const impact = zeroForOne ? (1 - ratio) * 100 : (ratio - 1) * 100;
   return Math.max(0, Math.round(impact * 10_000) / 10_000);
+}
+
+/** Where the token's pool was priced: in its launch, when the index has it. */
+function birthOf(token: TokenFacts): PoolBirth | undefined {
+  if (token.launchBlock === undefined) return undefined;
+  return { block: token.launchBlock, fee: token.feeTier, tickSpacing: token.tickSpacing };
 }

@@ -29,6 +29,8 @@ export interface TokenFacts {
   quoteIsBnb: boolean;
   /** Whether the token is the pool's token0, which fixes the direction of every swap. */
   tokenIs0: boolean;
+  /** The launch's block, where the factory priced the pool; absent for a launch the indexer has not reached yet. */
+  launchBlock?: number;
 }
 
 const MAX_CACHED = 10_000;
@@ -100,6 +102,7 @@ export class TokenRegistry {
         pair: await this.currency(indexed.pair),
         quoteIsBnb: indexed.pair === this.chain.addresses.wbnb,
         tokenIs0: BigInt(token) < BigInt(indexed.pair),
+        launchBlock: indexed.block,
       };
     }
     const { client, addresses } = this.chain;
