@@ -4,6 +4,7 @@ import {
   encodeFunctionData,
   getAbiItem,
   type Hash,
+  type Hex,
   numberToHex,
   type PublicClient,
   parseEventLogs,
@@ -208,39 +209,20 @@ export class PoolStateService {
     const { client } = this.chain;
     const still = await client.getBlock({ blockNumber: from.number });
     if (still.hash !== from.hash) return undefined;
-    const raw = await client.request({
-      method: 'eth_getLogs',
-      params: [
-        {
-          address: [...this.pools.keys()],
-          topics: [POOL_TOPICS],
-          fromBlock: numberToHex(from.number + 1n),
-          toBlock: numberToHex(head.number),
-        },
-      ],
-    });
-    const logs = parseEventLogs({ abi: POOL_EVENTS, logs: raw, strict: true });
-    // A log that did not decode, was removed, or belongs to another block at the head's height: the range moved.
-    if (logs.length !== raw.length) return undefined;
-    for (const log of logs) {
-      if (log.removed || log.blockNumber === null || log.logIndex === null) return undefined;
-      if (log.blockNumber === head.number && log.blockHash !== head.hash) return undefined;
-    }
-    logs.sort((a, b) =>
-      a.blockNumber === b.blockNumber ? (a.logIndex ?? 0) - (b.logIndex ?? 0) : a.blockNumber < b.blockNumber ? -1 : 1,
+    const logs = await orderedPoolLogs(
+      client,
+      { address: [...this.pools.keys()], topics: POOL_TOPICS, fromBlock: from.number + 1n },
+      head,
     );
+    if (!logs) return undefined;
     const events = new Map<Address, PoolEvent[]>();
     for (const log of logs) {
+      // Not asked for: a pool the service follows was priced long ago.
+      if (log.eventName === 'Initialize') return undefined;
       const pool = log.address.toLowerCase() as Address;
       const list = events.get(pool) ?? [];
       events.set(pool, list);
-      if (log.eventName === 'Swap') {
-        const { sqrtPriceX96, tick, liquidity } = log.args;
-        list.push({ kind: 'swap', sqrtPriceX96, tick, liquidity });
-      } else {
-        const { tickLower, tickUpper, amount } = log.args;
-        list.push({ kind: log.eventName === 'Mint' ? 'mint' : 'burn', tickLower, tickUpper, amount });
-      }
+      list.push(poolEventOf(log));
     }
     for (const [pool, list] of events) {
       const state = this.pools.get(pool);
@@ -261,6 +243,49 @@ export class PoolStateService {
   }
 }
 
+type PoolLog = ReturnType<typeof parseEventLogs<typeof BIRTH_EVENTS>>[number];
+
+/**
+ * The pools' logs of `topics` from `fromBlock` to `head`, in the order they were emitted; undefined when one did not
+ * decode, was removed, or belongs to another block at the head's height (the range moved under the read).
+ */
+async function orderedPoolLogs(
+  client: PublicClient,
+  filter: { address: Address | Address[]; topics: readonly Hex[]; fromBlock: bigint },
+  head: BlockRef,
+): Promise<PoolLog[] | undefined> {
+  const raw = await client.request({
+    method: 'eth_getLogs',
+    params: [
+      {
+        address: filter.address,
+        topics: [[...filter.topics]],
+        fromBlock: numberToHex(filter.fromBlock),
+        toBlock: numberToHex(head.number),
+      },
+    ],
+  });
+  const logs = parseEventLogs({ abi: BIRTH_EVENTS, logs: raw, strict: true });
+  if (logs.length !== raw.length) return undefined;
+  for (const log of logs) {
+    if (log.removed || log.blockNumber === null || log.logIndex === null) return undefined;
+    if (log.blockNumber === head.number && log.blockHash !== head.hash) return undefined;
+  }
+  return logs.sort((a, b) =>
+    a.blockNumber === b.blockNumber ? (a.logIndex ?? 0) - (b.logIndex ?? 0) : a.blockNumber < b.blockNumber ? -1 : 1,
+  );
+}
+
+/** What a Swap, Mint or Burn log tells of the pool's state. */
+function poolEventOf(log: Exclude<PoolLog, { eventName: 'Initialize' }>): PoolEvent {
+  if (log.eventName === 'Swap') {
+    const { sqrtPriceX96, tick, liquidity } = log.args;
+    return { kind: 'swap', sqrtPriceX96, tick, liquidity };
+  }
+  const { tickLower, tickUpper, amount } = log.args;
+  return { kind: log.eventName === 'Mint' ? 'mint' : 'burn', tickLower, tickUpper, amount };
+}
+
 /**
  * The state at `head` of a pool priced in `birth.block`, from its own logs since then: its Initialize, then every
  * Swap, Mint and Burn applied in order. Undefined when the logs do not start with that Initialize (the birth was not
@@ -272,38 +297,14 @@ export async function readPoolFromBirth(
   birth: PoolBirth,
   head: BlockRef,
 ): Promise<TrackedPoolState | undefined> {
-  const raw = await client.request({
-    method: 'eth_getLogs',
-    params: [
-      {
-        address,
-        topics: [BIRTH_TOPICS],
-        fromBlock: numberToHex(BigInt(birth.block)),
-        toBlock: numberToHex(head.number),
-      },
-    ],
-  });
-  const logs = parseEventLogs({ abi: BIRTH_EVENTS, logs: raw, strict: true });
-  if (logs.length !== raw.length) return undefined;
-  for (const log of logs) {
-    if (log.removed || log.blockNumber === null || log.logIndex === null) return undefined;
-    if (log.blockNumber === head.number && log.blockHash !== head.hash) return undefined;
-  }
-  logs.sort((a, b) =>
-    a.blockNumber === b.blockNumber ? (a.logIndex ?? 0) - (b.logIndex ?? 0) : a.blockNumber < b.blockNumber ? -1 : 1,
-  );
+  const logs = await orderedPoolLogs(client, { address, topics: BIRTH_TOPICS, fromBlock: BigInt(birth.block) }, head);
+  if (!logs) return undefined;
   const [first, ...rest] = logs;
   if (first?.eventName !== 'Initialize' || first.blockNumber !== BigInt(birth.block)) return undefined;
   const events: PoolEvent[] = [];
   for (const log of rest) {
     if (log.eventName === 'Initialize') return undefined;
-    if (log.eventName === 'Swap') {
-      const { sqrtPriceX96, tick, liquidity } = log.args;
-      events.push({ kind: 'swap', sqrtPriceX96, tick, liquidity });
-    } else {
-      const { tickLower, tickUpper, amount } = log.args;
-      events.push({ kind: log.eventName === 'Mint' ? 'mint' : 'burn', tickLower, tickUpper, amount });
-    }
+    events.push(poolEventOf(log));
   }
   const priced: TrackedPoolState = {
     sqrtPriceX96: first.args.sqrtPriceX96,
