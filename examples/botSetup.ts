@@ -18,7 +18,7 @@ import { type Companion, createCompanion, type Settings } from '../clients/ts/sr
 export const DEFAULT_API = 'http://127.0.0.1:8787/api/v1';
 /** The devnet's public test mnemonic: its accounts hold devnet money only. */
 const DEVNET_MNEMONIC = 'test test test test test test test test test test test junk';
-const DEVNET_CHAIN_ID = 31337;
+export const DEVNET_CHAIN_ID = 31337;
 
 export interface Bot {
   /** The API root the bot talks to. */

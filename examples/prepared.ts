@@ -5,7 +5,7 @@
  * made in the app (API keys). On the devnet, without a key, the bot makes one for its own test account.
  */
 import { createCompanion } from '../clients/ts/src/index';
-import { type Bot, connectBot, readOptions, runMain } from './botSetup';
+import { type Bot, connectBot, DEVNET_CHAIN_ID, readOptions, runMain } from './botSetup';
 
 const options = readOptions({
   /** The person's wallet: the request is theirs to sign. */
@@ -44,7 +44,7 @@ runMain(async (signal) => {
 
 /** On the devnet only: a key of the bot's own test account, made by signing the key challenge as the app does. */
 async function devnetKey(bot: Bot): Promise<string> {
-  if (bot.settings.chainId !== 31337) {
+  if (bot.settings.chainId !== DEVNET_CHAIN_ID) {
     throw Object.assign(new Error('COMPANION_API_KEY is not set'), {
       fix: 'Make a key in the app (API keys) for the wallet the requests are for, and set COMPANION_API_KEY to it.',
     });

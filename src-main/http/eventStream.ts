@@ -4,7 +4,7 @@ import type { StreamEventType } from '../../src-shared/schema/events';
 import { compareStreamPositions, endOfBlock, type StreamPosition, streamIdOf } from '../core/events/streamPosition';
 import type { IndexStore, StreamEntry } from '../store/indexStore';
 import { launchItem } from './routes/launchesRoute';
-import { tradeJson } from './routes/tokenTradesRoute';
+import { tokenTradeItem } from './routes/tokenTradesRoute';
 
 /** The indexed head the stream has caught up with once it has sent everything up to it. */
 export interface StreamHead {
@@ -222,7 +222,7 @@ export class EventStream {
       return frame('launch', streamIdOf(entry.position), launchItem(entry.launch, subscription.origin));
     }
     if (!types.has('trade') || (token !== null && entry.token !== token)) return '';
-    return frame('trade', streamIdOf(entry.position), { ...tradeJson(entry.trade), token: entry.token });
+    return frame('trade', streamIdOf(entry.position), { ...tokenTradeItem(entry.trade), token: entry.token });
   }
 
   /** Writes, and when the socket is full waits for it to drain: false (and dropped) if it does not in time. */

@@ -46,7 +46,7 @@ function readLimit(value: string | undefined): number {
 }
 
 /** A GET /tokens/{address}/trades item; with its token, the data of the event stream's trade events. */
-export function tradeJson(trade: IndexedTrade) {
+export function tokenTradeItem(trade: IndexedTrade) {
   return {
     tx: trade.txHash,
     block: trade.block,
@@ -86,6 +86,6 @@ export function tokenTradesRoute(
     const facts = await tokens.get(c.req.param('address'), 'address');
     const limit = readLimit(c.req.query('limit'));
     const state = await market.of(facts);
-    return c.json({ trades: index.tradesOf(facts.address, limit).map(tradeJson), market: marketJson(state) }, 200);
+    return c.json({ trades: index.tradesOf(facts.address, limit).map(tokenTradeItem), market: marketJson(state) }, 200);
   });
 }
