@@ -46,7 +46,10 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     chain,
     signers,
     activity,
-    knownContractsGuard(chain.chainId, chain.addresses, options.builtApprovals),
+    // A trade's deadline is judged on the chain's clock, which a rehearsal may have moved forward.
+    knownContractsGuard(chain.chainId, chain.addresses, options.builtApprovals, () =>
+      chain.devnet ? chain.devnet.clock() * 1000 : Date.now(),
+    ),
     challengeGuard(chain.chainId, options.now),
     log,
     options.now,

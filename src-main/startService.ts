@@ -85,6 +85,11 @@ export interface ServiceOptions {
   rpcTimeoutMs?: number;
   /** The devnet runs with BSC's fee settings: base fee 0, and transactions under 0.05 gwei refused. */
   bscFees?: boolean;
+  /**
+   * Devnet and fork: a block every this many milliseconds whether or not anything was sent, holding the mempool by
+   * priority fee then arrival (BSC: 750). 0, the default, mines each transaction at once in a block of its own.
+   */
+  blockTimeMs?: number;
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
   /**
@@ -277,6 +282,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(options.forkBlock !== undefined ? { forkBlock: options.forkBlock } : {}),
       forkCacheDir: join(options.dataDir, 'fork-cache'),
       ...(options.bscFees ? { bscFees: true } : {}),
+      ...(options.blockTimeMs ? { blockTimeMs: options.blockTimeMs } : {}),
     });
     const services = composeServices(chain, db, { ...options, logger });
     const {

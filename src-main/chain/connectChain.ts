@@ -88,6 +88,8 @@ export interface ConnectOptions {
   forkCacheDir?: string;
   /** The devnet runs with BSC's fee settings (base fee 0, a minimum gas price). */
   bscFees?: boolean;
+  /** Devnet and fork: a block every this many milliseconds (BSC: 750); 0 mines each transaction at once. */
+  blockTimeMs?: number;
 }
 
 /** The service's view of the embedded EVM, on the devnet or on a fork. */
@@ -116,7 +118,7 @@ function embeddedChain(devnet: Devnet, network: NetworkName, deployBlock: bigint
     deployBlock,
     onBlock: (listener) => devnet.onBlock(listener),
     consistentRead: (work) => devnet.between(work),
-    close: async () => {},
+    close: async () => devnet.stop(),
   };
 }
 
@@ -129,6 +131,7 @@ export async function connectChain(options: ConnectOptions): Promise<ChainContex
     ...(options.log ? { log: options.log.child({ component: 'devnet' }) } : {}),
     ...(options.now ? { now: () => Math.floor((options.now as () => number)() / 1000) } : {}),
     ...(options.bscFees ? { bscFees: true } : {}),
+    ...(options.blockTimeMs ? { blockTimeMs: options.blockTimeMs } : {}),
   };
   if (options.network === 'devnet') return embeddedChain(await startDevnet(devnetOptions), 'devnet', 0n);
   if (options.network === 'fork') {

@@ -37,6 +37,7 @@ describe('readConfig, headless', () => {
       'appToken',
       'thirdPartyFetches',
       'bscFees',
+      'blockTimeMs',
     ]) {
       expect(options, key).not.toHaveProperty(key);
     }
@@ -46,6 +47,18 @@ describe('readConfig, headless', () => {
     expect(readServeOptions(['--bsc-fees'], env()).bscFees).toBe(true);
     expect(readServeOptions([], env({ BSC_FEES: 'on' })).bscFees).toBe(true);
     expect(() => readServeOptions(['--bsc-fees=on'], env())).toThrow(ServeUsageError);
+  });
+
+  it('runs the devnet at a block cadence by --block-time or BLOCK_TIME, 0 keeping a block per transaction', () => {
+    expect(readServeOptions(['--block-time', '750'], env()).blockTimeMs).toBe(750);
+    expect(readServeOptions([], env({ BLOCK_TIME: '3000' })).blockTimeMs).toBe(3000);
+    expect(readServeOptions(['--block-time', '0'], env({ BLOCK_TIME: '750' }))).not.toHaveProperty('blockTimeMs');
+    for (const bad of ['fast', '-1', '0.75', '10', '1234567']) {
+      expect(() => readServeOptions(['--block-time', bad], env()), bad).toThrow(ServeUsageError);
+    }
+    expect(() => readServeOptions(['--block-time', '750', '--network', 'testnet', '--rpc', 'http://x'], env())).toThrow(
+      /devnet and a fork/,
+    );
   });
 
   it('reads --rpc-timeout in seconds, and RPC_TIMEOUT when the flag is absent', () => {

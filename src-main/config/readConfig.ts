@@ -11,7 +11,7 @@ const USAGE =
   'usage: npm run serve -- [--port 8787] [--data DIR] [--network devnet|testnet|mainnet] [--rpc URL] ' +
   '[--fork URL [--fork-block N|latest]] ' +
   '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off] ' +
-  '[--third-party-fetches on|off] [--public-link-base https://…] [--bsc-fees] ' +
+  '[--third-party-fetches on|off] [--public-link-base https://…] [--bsc-fees] [--block-time MS] ' +
   '[--log-level fatal|error|warn|info|debug|trace|silent] [--log-file FILE]';
 
 /** The levels `--log-level` / LOG_LEVEL may name: pino's, and silent. */
@@ -34,6 +34,7 @@ const SOURCES = {
   'public-link-base': 'PUBLIC_LINK_BASE',
   'log-level': 'LOG_LEVEL',
   'log-file': 'LOG_FILE',
+  'block-time': 'BLOCK_TIME',
 } as const;
 
 type Flag = keyof typeof SOURCES;
@@ -101,6 +102,7 @@ export interface Config
     | 'thirdPartyFetches'
     | 'publicLinkBase'
     | 'bscFees'
+    | 'blockTimeMs'
   > {
   logLevel: LevelWithSilent;
   /** The file the run logs JSON lines to (rotated), or null for none. */
@@ -251,6 +253,17 @@ export function readConfig(sources: ConfigSources): Config {
     usage(`${logLevel.from} must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel.text}"`);
   }
   const logFile = given('log-file')?.text ?? defaults.logFile;
+  const blockTime = given('block-time');
+  if (blockTime && (!/^\d{1,6}$/.test(blockTime.text) || (Number(blockTime.text) > 0 && Number(blockTime.text) < 50))) {
+    usage(
+      `${blockTime.from} must be 0 (a block for each transaction) or a block time from 50 to 999999 milliseconds (BSC: 750), not "${blockTime.text}"`,
+    );
+  }
+  if (blockTime && Number(blockTime.text) > 0 && network !== 'devnet' && network !== 'fork') {
+    usage(
+      `${blockTime.from} sets the block time of the embedded chain: it works on the devnet and a fork, not on ${network}`,
+    );
+  }
   const savedDataRoot = sameNetwork && saved.dataDir ? saved.dataDir : undefined;
   return {
     port,
@@ -272,6 +285,8 @@ export function readConfig(sources: ConfigSources): Config {
     ...(linkBase ? { publicLinkBase: linkBase.text } : {}),
     // The devnet with BSC's fees (base fee 0, a minimum gas price), to rehearse what the fee filling meets there.
     ...(flags.bscFees || env.BSC_FEES === 'on' ? { bscFees: true } : {}),
+    // The devnet at BSC's cadence: a block every N ms holding the mempool, to rehearse what the next block means there.
+    ...(blockTime && Number(blockTime.text) > 0 ? { blockTimeMs: Number(blockTime.text) } : {}),
     logLevel: (logLevel?.text as LevelWithSilent | undefined) ?? 'info',
     logFile: logFile ? resolve(logFile) : null,
     ...(problem ? { settingsProblem: problem } : {}),

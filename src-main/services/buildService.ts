@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData, maxUint160, maxUint256, zeroAddress } from 'viem';
 import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
+import { chainNow } from '../chain/chainClock';
 import type { ChainContext } from '../chain/connectChain';
 import { DevStablecoin, IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
@@ -114,8 +115,9 @@ export class BuildService {
     const { token, side, exact } = quote;
     const native = token.quoteIsBnb;
     const exactIn = exact === 'in';
-    const deadline =
-      BigInt(Math.max(Math.floor(Date.now() / 1000), Number(block.timestamp))) + BigInt(LIMITS.tradeDeadlineSeconds);
+    // Deadlines and permit expiries on the chain's clock, which a rehearsal may have moved (evm_increaseTime).
+    const now = chainNow(this.chain.devnet, block.timestamp);
+    const deadline = now + BigInt(LIMITS.tradeDeadlineSeconds);
     // The router's `amount` is the exact side; `limit` the other side's floor or ceiling.
     const params = {
       token: token.address,
@@ -139,7 +141,7 @@ export class BuildService {
     // What the wallet pays, at most, and in what: BNB natively, or a token pulled through Permit2.
     const payMax = exactIn ? quote.pay : quote.limit;
     const payToken = side === 'buy' ? (native ? null : token.pair.address) : token.address;
-    const requires = payToken ? await this.approvals(wallet, payToken, quote, payMax, deadline) : [];
+    const requires = payToken ? await this.approvals(wallet, payToken, quote, payMax, deadline, now) : [];
     const bnb = await chainRead('the wallet balance', () => client.getBalance({ address: wallet }));
     if (payToken) {
       const held = await chainRead('the wallet balance', () =>
@@ -208,13 +210,17 @@ export class BuildService {
     return bound === zeroAddress ? null : bound;
   }
 
-  /** The approvals a wallet still lacks for the router to pull `payMax` of `payToken` until after the deadline. */
+  /**
+   * The approvals a wallet still lacks for the router to pull `payMax` of `payToken` until after the deadline; a new
+   * Permit2 approval runs `permitDays` from `now`, the chain's time.
+   */
   private async approvals(
     wallet: Address,
     payToken: Address,
     quote: Quote,
     payMax: bigint,
     deadline: bigint,
+    now: bigint,
   ): Promise<Step[]> {
     const { client, addresses, chainId } = this.chain;
     const { permit2, router } = addresses;
@@ -250,7 +256,7 @@ export class BuildService {
       });
     }
     if (permitAmount < payMax || BigInt(permitExpiry) < deadline) {
-      const expiry = Math.floor(Date.now() / 1000) + LIMITS.permitDays * 86_400;
+      const expiry = Number(now) + LIMITS.permitDays * 86_400;
       steps.push({
         step: 'approve-router',
         explain: `Let the trade router (${router}) spend any amount of your ${symbol} through Permit2 for ${LIMITS.permitDays} days, until ${new Date(expiry * 1000).toISOString()}.`,

@@ -129,7 +129,8 @@ export async function seedDevnet(
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
-    await chain.devnet.sendRawTransaction(raw);
+    // At a block cadence the transaction waits for the next block: the next one's nonce and quote depend on it.
+    await chain.devnet.included(await chain.devnet.sendRawTransaction(raw));
   };
   const wallet = (index: number) => chain.devnet.accounts[index]?.address as Address;
 

@@ -44,6 +44,7 @@ export function testFaucet(devnet: Devnet, client: PublicClient): (address: Addr
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
     const hash = await devnet.sendRawTransaction(raw);
+    await devnet.included(hash);
     return {
       address,
       hash,

@@ -1,8 +1,16 @@
 import type { Hex } from 'viem';
 import type { Db } from './openDatabase';
 
+/**
+ * What one journal entry records: 'tx', a transaction mined at once in a block of its own; 'mine', a block (holding
+ * whatever waited in the mempool); 'pool', a transaction that entered the mempool; 'empty', a run of empty blocks;
+ * 'time', the chain clock's new offset from the wall clock, in seconds (in `timestamp`).
+ */
+export type JournalKind = 'tx' | 'mine' | 'pool' | 'empty' | 'time';
+
 export interface JournalEntry {
-  kind: 'tx' | 'mine';
+  kind: JournalKind;
+  /** The block's timestamp (an empty run's first block's), or the clock offset of a 'time' entry. */
   timestamp: number;
   raw: Hex | null;
   txHash: Hex | null;
@@ -11,6 +19,8 @@ export interface JournalEntry {
    * like any other, with nothing to compare).
    */
   blockHash: Hex | null;
+  /** An empty run's later blocks: each one's timestamp less the one before it. */
+  times?: number[];
 }
 
 /** A rehearsal (a fork) a journal fingerprint was recorded on. */
@@ -30,6 +40,7 @@ export class DevnetJournal {
   private readonly countOthers;
   private readonly completeEntry;
   private readonly discardEntry;
+  private readonly extendRun;
   private forkStatements: ReturnType<typeof prepareForkStatements> | undefined;
 
   constructor(private readonly db: Db) {
@@ -38,12 +49,16 @@ export class DevnetJournal {
        VALUES (@fingerprint, @kind, @timestamp, @raw, @txHash, @blockHash, @recordedAt)`,
     );
     this.select = db.prepare(
-      `SELECT kind, timestamp, raw, tx_hash AS txHash, nullif(block_hash, '${UNKNOWN_BLOCK_HASH}') AS blockHash
+      `SELECT kind, timestamp, raw, tx_hash AS txHash, nullif(block_hash, '${UNKNOWN_BLOCK_HASH}') AS blockHash, times
        FROM devnet_journal WHERE fingerprint = ? ORDER BY seq`,
     );
     this.countOthers = db.prepare('SELECT count(*) FROM devnet_journal WHERE fingerprint <> ?').pluck();
     this.completeEntry = db.prepare('UPDATE devnet_journal SET tx_hash = ?, block_hash = ? WHERE seq = ?');
     this.discardEntry = db.prepare('DELETE FROM devnet_journal WHERE seq = ?');
+    this.extendRun = db.prepare(
+      `UPDATE devnet_journal SET times = coalesce(times || ',', '') || ?, block_hash = '${UNKNOWN_BLOCK_HASH}'
+       WHERE seq = ? AND kind = 'empty'`,
+    );
   }
 
   /** Notes which rehearsal the fingerprint stands for (its source RPC and fork block). */
@@ -69,7 +84,7 @@ export class DevnetJournal {
    * Writes an entry ahead of the block it describes (its hash unknown yet) and returns its number for `complete` or
    * `discard`: a block is made only once it is recorded, so a failed write refuses it before anything is mined.
    */
-  begin(fingerprint: string, entry: Omit<JournalEntry, 'txHash' | 'blockHash'>): number {
+  begin(fingerprint: string, entry: Omit<JournalEntry, 'txHash' | 'blockHash' | 'times'>): number {
     const { lastInsertRowid } = this.insert.run({
       fingerprint,
       recordedAt: Date.now(),
@@ -78,6 +93,14 @@ export class DevnetJournal {
       blockHash: UNKNOWN_BLOCK_HASH,
     });
     return Number(lastInsertRowid);
+  }
+
+  /**
+   * Adds one more empty block to the run `seq`, `delta` seconds after the run's last, ahead of mining it (the run's
+   * last hash is unknown until `complete`).
+   */
+  extendEmptyRun(seq: number, delta: number): void {
+    if (this.extendRun.run(delta, seq).changes !== 1) throw new Error(`journal entry ${seq} is not an empty run`);
   }
 
   /** Adds what the block turned out to be, for the replay to check. */
@@ -92,7 +115,9 @@ export class DevnetJournal {
 
   /** Entries recorded on the devnet build with this fingerprint, oldest first. */
   entries(fingerprint: string): JournalEntry[] {
-    return this.select.all(fingerprint) as JournalEntry[];
+    return (this.select.all(fingerprint) as (Omit<JournalEntry, 'times'> & { times: string | null })[]).map(
+      ({ times, ...entry }) => (times === null ? entry : { ...entry, times: times.split(',').map(Number) }),
+    );
   }
 
   /** Entries recorded on other devnet builds: kept, never replayed onto a chain they were not made on. */

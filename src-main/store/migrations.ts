@@ -375,4 +375,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX devnet_forks_source ON devnet_forks (source_url, recorded_at);
     `,
   },
+  {
+    id: '2026-12-01-devnet-cadence',
+    sql: `
+      -- The devnet at a block cadence (--block-time): a transaction enters the mempool ('pool') and is mined later in a
+      -- block with others ('mine'); empty blocks are kept as runs ('empty', their timestamps in \`times\`); moving the
+      -- chain's clock ('time', the offset in seconds from the wall clock in \`timestamp\`) is replayed too. SQLite
+      -- cannot widen a CHECK in place, so the table is made anew with the rows it had.
+      CREATE TABLE devnet_journal_new (
+        seq         INTEGER PRIMARY KEY,
+        fingerprint TEXT    NOT NULL,
+        kind        TEXT    NOT NULL CHECK (kind IN ('tx', 'mine', 'pool', 'empty', 'time')),
+        timestamp   INTEGER NOT NULL,  -- the block's timestamp (an empty run's first), or the clock offset ('time')
+        raw         TEXT,              -- the signed transaction, for kinds 'tx' and 'pool'
+        tx_hash     TEXT,
+        block_hash  TEXT    NOT NULL,  -- checked on replay (an empty run's last block); '' where there is no block
+        recorded_at INTEGER NOT NULL,
+        times       TEXT               -- an empty run: each later block's timestamp less the one before, comma-separated
+      ) STRICT;
+      INSERT INTO devnet_journal_new (seq, fingerprint, kind, timestamp, raw, tx_hash, block_hash, recorded_at)
+        SELECT seq, fingerprint, kind, timestamp, raw, tx_hash, block_hash, recorded_at FROM devnet_journal;
+      DROP TABLE devnet_journal;
+      ALTER TABLE devnet_journal_new RENAME TO devnet_journal;
+      CREATE INDEX devnet_journal_fingerprint ON devnet_journal (fingerprint, seq);
+    `,
+  },
 ];

@@ -65,6 +65,24 @@ export const ChainStatusSchema = z
       .int()
       .nullable()
       .meta({ description: 'how often new blocks are polled for, in milliseconds (null when not polled)' }),
+    devnet: z
+      .object({
+        blockTimeMs: z.number().int().meta({
+          description:
+            'the cadence set by --block-time: a block every this many milliseconds holding the mempool by priority fee then arrival; 0 mines each transaction at once in a block of its own',
+        }),
+        clock: z.number().int().meta({
+          description: "the chain's clock in Unix seconds: the next block is made no earlier",
+        }),
+        clockOffset: z.number().int().meta({
+          description:
+            'seconds the clock was moved ahead of the wall clock (evm_increaseTime, evm_setNextBlockTimestamp)',
+        }),
+        pending: z.number().int().meta({ description: 'transactions waiting in the mempool' }),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: 'the embedded chain (devnet and fork) only; an addition to v1' }),
   })
   .meta({ id: 'ChainStatus' });
 

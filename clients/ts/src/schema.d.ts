@@ -2361,6 +2361,17 @@ export interface components {
             blockTimeMs: number | null;
             /** @description how often new blocks are polled for, in milliseconds (null when not polled) */
             pollMs: number | null;
+            /** @description the embedded chain (devnet and fork) only; an addition to v1 */
+            devnet?: {
+                /** @description the cadence set by --block-time: a block every this many milliseconds holding the mempool by priority fee then arrival; 0 mines each transaction at once in a block of its own */
+                blockTimeMs: number;
+                /** @description the chain's clock in Unix seconds: the next block is made no earlier */
+                clock: number;
+                /** @description seconds the clock was moved ahead of the wall clock (evm_increaseTime, evm_setNextBlockTimestamp) */
+                clockOffset: number;
+                /** @description transactions waiting in the mempool */
+                pending: number;
+            } | null;
         };
         IndexerStatus: {
             /**

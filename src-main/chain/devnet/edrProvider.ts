@@ -40,6 +40,11 @@ export interface EdrProviderOptions {
   minGasPrice?: bigint;
   /** Forks the chain behind `url` at `blockNumber` instead of starting from an empty genesis (balances are then set). */
   fork?: ForkPoint;
+  /**
+   * Whether every transaction is mined at once in a block of its own (the default). Off, transactions wait in the
+   * EVM's mempool, ordered by priority fee then arrival, until the devnet mines a block.
+   */
+  autoMine?: boolean;
 }
 
 /** Where a fork starts: the source's RPC, its chain id, and the block whose state the fork builds on. */
@@ -83,7 +88,8 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
   const provider: Provider = await ctx.createProvider(
     L1_CHAIN_TYPE,
     {
-      allowBlocksWithSameTimestamp: false,
+      // BSC makes blocks faster than one a second: at its cadence several blocks share a second-granular timestamp.
+      allowBlocksWithSameTimestamp: true,
       allowUnlimitedContractSize: false,
       // A reverting eth_call answers with an error carrying the revert data, as real nodes do (the simulator relies on it).
       bailOnCallFailure: true,
@@ -102,7 +108,12 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
       hardfork,
       initialBaseFeePerGas: options.initialBaseFeePerGas ?? 1_000_000_000n,
       minGasPrice: options.minGasPrice ?? 0n,
-      mining: { autoMine: true, blockGasLimit: options.blockGasLimit, memPool: { order: MineOrdering.Fifo } },
+      mining: {
+        autoMine: options.autoMine ?? true,
+        blockGasLimit: options.blockGasLimit,
+        // As BSC's builders order a block: by priority fee, then arrival (one sender's nonces in order).
+        memPool: { order: MineOrdering.Priority },
+      },
       network: options.fork
         ? {
             url: options.fork.url,

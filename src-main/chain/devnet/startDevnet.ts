@@ -43,12 +43,30 @@ export interface Devnet {
   /** Hash of the last deployment block: identifies this devnet build. */
   readonly fingerprint: Hex;
   readonly replay: ReplayReport;
-  /** Mines a signed transaction in a block of its own and records it in the journal. Returns the transaction hash. */
+  /** Milliseconds between blocks; 0 mines each transaction at once in a block of its own. */
+  readonly blockTimeMs: number;
+  /**
+   * Takes a signed transaction, journaled, and returns its hash. At once (block time 0) it is mined in a block of its
+   * own before this returns; at a cadence it waits in the mempool for the next block (see `included`).
+   */
   sendRawTransaction(raw: Hex): Promise<Hex>;
-  /** Mines an empty block and records it. Returns the block hash. */
-  mine(): Promise<Hex>;
+  /** Resolves once the transaction is in a block (at once when it already is); throws if it leaves the mempool. */
+  included(hash: Hex): Promise<void>;
+  /**
+   * Mines a block, journaled, holding what waits in the mempool, at `timestamp` (seconds) when given, else at the
+   * chain's clock. Returns the block hash.
+   */
+  mine(timestamp?: number): Promise<Hex>;
+  /** Moves the chain's clock forward by `seconds` (journaled): the next block is that much later. Returns the total jump. */
+  increaseTime(seconds: number): Promise<number>;
+  /** The next block is made at `timestamp` (seconds, not before the latest block), and the clock goes on from there. */
+  setNextBlockTimestamp(timestamp: number): Promise<void>;
+  /** The chain's clock in seconds: the wall clock moved by every jump (the next block is at least this late). */
+  clock(): number;
   /** Called after every block made through this devnet. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
+  /** Called for every transaction that enters the mempool (at a cadence only). Returns the function that unsubscribes. */
+  onPending(listener: (hash: Hex) => void): () => void;
   /**
    * Runs reads between blocks: no block made through this devnet and no throw-away copy (`onCopy`) is under way while
    * `work` runs, so what it reads is the real chain, whole.
@@ -56,12 +74,14 @@ export interface Devnet {
   between<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Runs `work` on a throw-away copy of the chain: a snapshot is taken, `work` may send transactions as any account
-   * (impersonated), and everything is reverted afterwards. Blocks made through the journal wait meanwhile, so nothing
-   * real interleaves with the copy.
+   * (impersonated, each mined at once with whatever waits in the mempool), and everything is reverted afterwards.
+   * Blocks made through the journal wait meanwhile, so nothing real interleaves with the copy.
    */
   onCopy<T>(
     work: (send: (tx: { from: Address; to: Address; data: Hex; value?: bigint }) => Promise<void>) => Promise<T>,
   ): Promise<T>;
+  /** Stops the block cadence (the chain stays readable). */
+  stop(): void;
 }
 
 export interface DevnetOptions {
@@ -74,7 +94,17 @@ export interface DevnetOptions {
   fork?: { point: ForkPoint; addresses: ForkAddresses };
   /** BSC's fee settings: base fee 0, and transactions under the validators' minimum gas price refused (see bscFees). */
   bscFees?: boolean;
+  /**
+   * A block every this many milliseconds, whether or not anything was sent, holding every pending transaction that
+   * fits, by priority fee then arrival (BSC: 750). 0, the default, mines each transaction at once in its own block.
+   */
+  blockTimeMs?: number;
 }
+
+/** Empty blocks kept in one journal row at most (a run's timestamps are a short text of 0s and 1s). */
+const EMPTY_RUN_MAX = 4096;
+/** Blocks `included` waits for a transaction before it gives up on it. */
+const INCLUDED_MAX_BLOCKS = 200;
 
 interface BlockHeader {
   hash: Hex;
@@ -89,6 +119,8 @@ interface BlockHeader {
 export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   const log = options.log ?? silentLogger();
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const blockTimeMs = options.blockTimeMs ?? 0;
+  const atCadence = blockTimeMs > 0;
   const accounts = testAccounts();
   const operator = accounts[0];
   if (!operator) throw new Error('the devnet needs its operator account');
@@ -104,17 +136,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     ...(options.bscFees ? BSC_FEE_SETTINGS : {}),
   });
   const provider = options.bscFees ? withBscFees(evm) : evm;
-  const latest = async () =>
-    (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as BlockHeader;
+  const rpc = (method: string, params: unknown[] = []) => provider.request({ method, params } as never);
+  const latest = async () => (await rpc('eth_getBlockByNumber', ['latest', false])) as BlockHeader;
   let contracts: DevnetContracts;
   let fork: ForkInfo | undefined;
   if (forked) {
     // The test accounts get their devnet balance on the fork too (whatever they hold on the source).
     for (const account of accounts) {
-      await provider.request({
-        method: 'hardhat_setBalance',
-        params: [account.address, toHex(DEVNET_BALANCE_WEI)],
-      } as never);
+      await rpc('hardhat_setBalance', [account.address, toHex(DEVNET_BALANCE_WEI)]);
     }
     const setup = await setupFork(provider, accounts, forked.addresses, BigInt((await latest()).timestamp), log);
     contracts = setup.contracts;
@@ -140,6 +169,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
 
   const listeners = new Set<(blockNumber: bigint) => void>();
+  const pendingListeners = new Set<(hash: Hex) => void>();
   // One block at a time: the timestamp chosen, the transaction sent and the journal entry written belong together.
   let queue: Promise<unknown> = Promise.resolve();
   function serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -148,12 +178,33 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     return next;
   }
 
+  // The chain's clock: the wall clock moved by every jump (evm_increaseTime, a chosen timestamp), so that deadlines,
+  // expiries and referral weeks can be rehearsed. A jump is journaled, so the clock is where it was after a restart.
+  let offset = 0;
+  let pinned: number | undefined;
+  const clock = () => now() + offset;
+  let automine = true;
+  async function setAutomine(on: boolean): Promise<void> {
+    if (automine === on) return;
+    await rpc('evm_setAutomine', [on]);
+    automine = on;
+  }
+  // Transactions go to the mempool at a cadence; the EVM mines them at once otherwise.
+  await setAutomine(!atCadence);
+
   async function nextTimestamp(): Promise<number> {
-    return Math.max(now(), Number((await latest()).timestamp) + 1);
+    const previous = Number((await latest()).timestamp);
+    if (pinned !== undefined) {
+      const chosen = Math.max(pinned, previous);
+      pinned = undefined;
+      return chosen;
+    }
+    // At once, every block is a second after the last at least; at a cadence several blocks share a second, as on BSC.
+    return Math.max(clock(), atCadence ? previous : previous + 1);
   }
   async function sendRaw(raw: Hex): Promise<{ txHash: Hex; blockHash: Hex; blockNumber: bigint }> {
-    const txHash = (await provider.request({ method: 'eth_sendRawTransaction', params: [raw] })) as Hex;
-    const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [txHash] })) as {
+    const txHash = (await rpc('eth_sendRawTransaction', [raw])) as Hex;
+    const receipt = (await rpc('eth_getTransactionReceipt', [txHash])) as {
       blockHash: Hex;
       blockNumber: Hex;
     } | null;
@@ -161,10 +212,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     return { txHash, blockHash: receipt.blockHash, blockNumber: BigInt(receipt.blockNumber) };
   }
   async function mineBlock(): Promise<{ blockHash: Hex; blockNumber: bigint }> {
-    await provider.request({ method: 'evm_mine', params: [] } as never);
+    await rpc('evm_mine');
     const block = await latest();
     return { blockHash: block.hash, blockNumber: BigInt(block.number) };
   }
+  const waiting = async () => ((await rpc('eth_pendingTransactions')) as unknown[]).length;
   function announce(blockNumber: bigint): void {
     for (const listener of listeners) {
       try {
@@ -176,17 +228,45 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
 
   const replay: ReplayReport = { blocks: 0, mismatches: 0, foreign: options.journal?.countForeign(fingerprint) ?? 0 };
+  const replayed = (hash: Hex | null, made: Hex) => {
+    if (hash !== null && made !== hash) replay.mismatches++;
+    replay.blocks++;
+  };
   for (const entry of options.journal?.entries(fingerprint) ?? []) {
-    await setNextBlockTimestamp(provider, entry.timestamp);
     try {
-      const mined = entry.kind === 'tx' && entry.raw ? await sendRaw(entry.raw) : await mineBlock();
-      if (entry.blockHash !== null && mined.blockHash !== entry.blockHash) replay.mismatches++;
+      if (entry.kind === 'time') {
+        offset = entry.timestamp;
+      } else if (entry.kind === 'pool' && entry.raw) {
+        await setAutomine(false);
+        await rpc('eth_sendRawTransaction', [entry.raw]);
+      } else if (entry.kind === 'empty') {
+        let timestamp = entry.timestamp;
+        let made: Hex | undefined;
+        for (const delta of [0, ...(entry.times ?? [])]) {
+          timestamp += delta;
+          await setNextBlockTimestamp(provider, timestamp);
+          made = (await mineBlock()).blockHash;
+          replay.blocks++;
+        }
+        replay.blocks--;
+        replayed(entry.blockHash, made as Hex);
+      } else {
+        await setNextBlockTimestamp(provider, entry.timestamp);
+        if (entry.kind === 'tx' && entry.raw) {
+          await setAutomine(true);
+          replayed(entry.blockHash, (await sendRaw(entry.raw)).blockHash);
+        } else {
+          replayed(entry.blockHash, (await mineBlock()).blockHash);
+        }
+      }
     } catch (error) {
       replay.mismatches++;
-      log.warn(`devnet replay: block ${replay.blocks + 1} could not be rebuilt: ${String(error)}`);
+      log.warn(
+        `devnet replay: journal entry (${entry.kind}) after block ${replay.blocks} could not be replayed: ${String(error)}`,
+      );
     }
-    replay.blocks++;
   }
+  await setAutomine(!atCadence);
   if (replay.blocks > 0) log.info(`devnet: replayed ${replay.blocks} blocks from the journal`);
   if (replay.mismatches > 0) log.warn(`devnet: ${replay.mismatches} replayed blocks differ from the recorded ones`);
   const otherForks = options.journal?.foreignForks(fingerprint) ?? [];
@@ -201,6 +281,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
 
   const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  /** The journal row of the run of empty blocks being made, while nothing else was journaled after it. */
+  let emptyRun: { seq: number; blocks: number; last: number } | undefined;
 
   /**
    * Makes one block, journaled ahead of it: a journal that cannot be written (the database locked by another program
@@ -235,7 +317,38 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     return made;
   }
 
-  function writeAhead(journal: DevnetJournal, entry: Omit<JournalEntry, 'txHash' | 'blockHash'>): number {
+  /** Makes one empty block at a cadence, kept with the run of empty blocks before it in one journal row. */
+  async function emptyBlock(): Promise<{ blockHash: Hex; blockNumber: bigint }> {
+    const journal = options.journal;
+    if (!journal) return journaled({ kind: 'empty', raw: null }, mineBlock);
+    const timestamp = await nextTimestamp();
+    let seq: number;
+    if (emptyRun && emptyRun.blocks < EMPTY_RUN_MAX) {
+      const run = emptyRun;
+      try {
+        journal.extendEmptyRun(run.seq, timestamp - run.last);
+      } catch (error) {
+        throw new RpcError(-32603, `the devnet could not record the block (${reason(error)}), so nothing was mined`);
+      }
+      run.blocks++;
+      run.last = timestamp;
+      seq = run.seq;
+    } else {
+      seq = writeAhead(journal, { kind: 'empty', raw: null, timestamp });
+      emptyRun = { seq, blocks: 1, last: timestamp };
+    }
+    await setNextBlockTimestamp(provider, timestamp);
+    const made = await mineBlock();
+    forget(
+      () => journal.complete(seq, null, made.blockHash),
+      `block ${made.blockNumber} is journaled without its hash`,
+    );
+    announce(made.blockNumber);
+    return made;
+  }
+
+  function writeAhead(journal: DevnetJournal, entry: Omit<JournalEntry, 'txHash' | 'blockHash' | 'times'>): number {
+    emptyRun = undefined;
     try {
       return journal.begin(fingerprint, entry);
     } catch (error) {
@@ -255,6 +368,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     }
   }
 
+  /** Records the clock's offset, so a restart resumes the chain's time where it was. */
+  function journalClock(): void {
+    const journal = options.journal;
+    if (!journal) return;
+    const seq = writeAhead(journal, { kind: 'time', raw: null, timestamp: offset });
+    forget(() => journal.complete(seq, null, '0x'), 'the clock offset is journaled without its mark');
+  }
+
   async function checkNonce(raw: Hex): Promise<void> {
     let from: Address;
     let nonce: number | undefined;
@@ -267,12 +388,93 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         `not a signed transaction: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
       );
     }
-    const expected = Number(await provider.request({ method: 'eth_getTransactionCount', params: [from, 'pending'] }));
-    // The devnet mines each transaction at once, so one that would wait for a gap to fill is refused rather than
-    // left pending where the journal cannot order it.
+    if (atCadence) return;
+    const expected = Number(await rpc('eth_getTransactionCount', [from, 'pending']));
+    // Mining each transaction at once, the devnet refuses one that would wait for a gap to fill rather than leave it
+    // pending where the journal cannot order it. At a cadence it waits in the mempool, as on a node.
     if (nonce !== undefined && nonce > expected) {
       throw new RpcError(-32000, `nonce too high: ${from} is at nonce ${expected}, the transaction has ${nonce}`);
     }
+  }
+
+  /** Puts a signed transaction in the mempool, journaled ahead: a refused one (replacement underpriced...) is taken back. */
+  async function toMempool(raw: Hex): Promise<Hex> {
+    const journal = options.journal;
+    const seq = journal ? writeAhead(journal, { kind: 'pool', raw, timestamp: 0 }) : undefined;
+    let hash: Hex;
+    try {
+      hash = (await rpc('eth_sendRawTransaction', [raw])) as Hex;
+    } catch (error) {
+      if (journal && seq !== undefined)
+        forget(() => journal.discard(seq), 'a refused transaction stays in the journal');
+      throw error;
+    }
+    if (journal && seq !== undefined)
+      forget(() => journal.complete(seq, hash, '0x'), 'a pending transaction is journaled without its hash');
+    for (const listener of pendingListeners) {
+      try {
+        listener(hash);
+      } catch (error) {
+        log.error(`devnet pending listener failed: ${String(error)}`);
+      }
+    }
+    return hash;
+  }
+
+  async function mineNow(timestamp?: number): Promise<Hex> {
+    if (timestamp !== undefined) await pin(timestamp);
+    const empty = atCadence && (await waiting()) === 0;
+    const mined = empty ? await emptyBlock() : await journaled({ kind: 'mine', raw: null }, mineBlock);
+    return mined.blockHash;
+  }
+
+  /** Fixes the next block's timestamp and moves the clock on from it; never before the latest block. */
+  async function pin(timestamp: number): Promise<void> {
+    if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
+      throw new RpcError(-32602, `a timestamp is whole seconds since 1970, not ${timestamp}`);
+    }
+    const previous = Number((await latest()).timestamp);
+    const earliest = atCadence ? previous : previous + 1;
+    if (timestamp < earliest) {
+      throw new RpcError(
+        -32000,
+        `timestamp ${timestamp} is before the latest block's (${previous}); the chain's clock only moves forward`,
+      );
+    }
+    offset = timestamp - now();
+    pinned = timestamp;
+    journalClock();
+  }
+
+  // A pending transaction left from a cadence run is mined now when this run mines each transaction at once.
+  if (!atCadence && (await waiting()) > 0) {
+    await journaled({ kind: 'mine', raw: null }, mineBlock);
+    log.info('devnet: mined the transactions left pending by the last run');
+  }
+
+  let cadence: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  if (atCadence) {
+    // Blocks on a fixed schedule: a late block (a long replay, a busy core) is made at once, and the schedule skips
+    // the slots it missed instead of bunching blocks up.
+    let due = Date.now() + blockTimeMs;
+    const tick = async () => {
+      cadence = undefined;
+      try {
+        await serialized(() => mineNow());
+      } catch (error) {
+        log.warn(`devnet: a block could not be made: ${reason(error)}`);
+      }
+      if (stopped) return;
+      const moment = Date.now();
+      due += blockTimeMs;
+      if (due <= moment) due = moment + blockTimeMs - ((moment - due) % blockTimeMs);
+      cadence = setTimeout(tick, due - moment);
+      cadence.unref?.();
+    };
+    cadence = setTimeout(tick, blockTimeMs);
+    cadence.unref?.();
+    log.info(`devnet: a block every ${blockTimeMs} ms, holding the mempool by priority fee then arrival`);
   }
 
   return {
@@ -283,43 +485,80 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     accounts,
     fingerprint,
     replay,
+    blockTimeMs,
     sendRawTransaction: (raw) =>
       serialized(async () => {
         await checkNonce(raw);
+        if (atCadence) return toMempool(raw);
         const mined = await journaled({ kind: 'tx', raw }, () => sendRaw(raw));
         return mined.txHash;
       }),
-    mine: () =>
+    async included(hash) {
+      for (let blocks = 0; ; ) {
+        const receipt = await rpc('eth_getTransactionReceipt', [hash]);
+        if (receipt) return;
+        const known = await rpc('eth_getTransactionByHash', [hash]);
+        if (!known) throw new RpcError(-32000, `transaction ${hash} is neither mined nor waiting in the mempool`);
+        if (++blocks > INCLUDED_MAX_BLOCKS) {
+          throw new RpcError(-32000, `transaction ${hash} is still pending after ${INCLUDED_MAX_BLOCKS} blocks`);
+        }
+        await new Promise<void>((resolve) => {
+          const once = () => {
+            listeners.delete(once);
+            resolve();
+          };
+          listeners.add(once);
+        });
+      }
+    },
+    mine: (timestamp) => serialized(() => mineNow(timestamp)),
+    increaseTime: (seconds) =>
       serialized(async () => {
-        const mined = await journaled({ kind: 'mine', raw: null }, mineBlock);
-        return mined.blockHash;
+        if (!Number.isSafeInteger(seconds) || seconds < 0) {
+          throw new RpcError(-32602, `the clock moves forward by whole seconds, not ${seconds}`);
+        }
+        offset += seconds;
+        journalClock();
+        return offset;
       }),
+    setNextBlockTimestamp: (timestamp) => serialized(() => pin(timestamp)),
+    clock,
     onBlock(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onPending(listener) {
+      pendingListeners.add(listener);
+      return () => pendingListeners.delete(listener);
+    },
     between: (work) => serialized(work),
     onCopy: (work) =>
       serialized(async () => {
-        const snapshot = await provider.request({ method: 'evm_snapshot', params: [] } as never);
+        const snapshot = await rpc('evm_snapshot');
         const impersonated = new Set<Address>();
+        // The copy's transactions are mined as they are sent, with what waits in the mempool (it is reverted with the rest).
+        const cadenceWas = !automine;
         try {
+          if (cadenceWas) await setAutomine(true);
           return await work(async ({ from, to, data, value = 0n }) => {
             if (!impersonated.has(from)) {
-              await provider.request({ method: 'hardhat_impersonateAccount', params: [from] } as never);
+              await rpc('hardhat_impersonateAccount', [from]);
               impersonated.add(from);
             }
-            await provider.request({
-              method: 'eth_sendTransaction',
-              params: [{ from, to, data, value: `0x${value.toString(16)}` }],
-            } as never);
+            await rpc('eth_sendTransaction', [{ from, to, data, value: `0x${value.toString(16)}` }]);
           });
         } finally {
-          await provider.request({ method: 'evm_revert', params: [snapshot] } as never);
+          await rpc('evm_revert', [snapshot]);
+          if (cadenceWas) await setAutomine(false);
           for (const account of impersonated) {
-            await provider.request({ method: 'hardhat_stopImpersonatingAccount', params: [account] } as never);
+            await rpc('hardhat_stopImpersonatingAccount', [account]);
           }
         }
       }),
+    stop() {
+      stopped = true;
+      if (cadence) clearTimeout(cadence);
+      cadence = undefined;
+    },
   };
 }

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Hex } from 'viem';
 import { RpcError } from '../../chain/devnet/edrProvider';
 import type { Devnet } from '../../chain/devnet/startDevnet';
+import { txpoolContent, txpoolStatus } from '../../chain/devnet/txpool';
 
 /** Methods that only read, passed to the EVM unchanged. */
 const READ_METHODS = new Set([
@@ -29,6 +30,8 @@ const READ_METHODS = new Set([
   'eth_getLogs',
   'eth_newFilter',
   'eth_newBlockFilter',
+  'eth_newPendingTransactionFilter',
+  'eth_pendingTransactions',
   'eth_getFilterChanges',
   'eth_getFilterLogs',
   'eth_uninstallFilter',
@@ -46,8 +49,20 @@ type RpcAnswer = {
   error?: { code: number; message: string; data?: unknown };
 };
 
+/** A whole number of seconds as a JSON number, a decimal string or a 0x quantity; undefined when it is none. */
+function secondsOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  if (typeof value !== 'string' || !/^(0x[0-9a-fA-F]{1,13}|\d{1,15})$/.test(value)) return undefined;
+  const seconds = Number(value);
+  return Number.isSafeInteger(seconds) ? seconds : undefined;
+}
+
 function failure(id: unknown, code: number, message: string, data?: unknown): RpcAnswer {
   return { jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+function rpcOf(devnet: Devnet) {
+  return (method: string, params: unknown[] = []) => devnet.provider.request({ method, params } as never);
 }
 
 async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
@@ -66,14 +81,37 @@ async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
       return { jsonrpc: '2.0', id, result: await devnet.sendRawTransaction(raw as Hex) };
     }
     if (method === 'evm_mine') {
-      await devnet.mine();
+      // Hardhat's form: evm_mine, or evm_mine(timestamp) to mine the block at that time and go on from it.
+      const given = params[0];
+      const timestamp = given === undefined || given === null ? undefined : secondsOf(given);
+      if (given !== undefined && given !== null && timestamp === undefined) {
+        return failure(id, -32602, 'Invalid params: evm_mine takes nothing, or a timestamp in whole seconds');
+      }
+      await devnet.mine(timestamp);
       return { jsonrpc: '2.0', id, result: '0x0' };
     }
+    if (method === 'evm_increaseTime') {
+      const seconds = secondsOf(params[0]);
+      if (seconds === undefined) {
+        return failure(id, -32602, 'Invalid params: evm_increaseTime takes a whole number of seconds to move forward');
+      }
+      return { jsonrpc: '2.0', id, result: (await devnet.increaseTime(seconds)).toString() };
+    }
+    if (method === 'evm_setNextBlockTimestamp') {
+      const timestamp = secondsOf(params[0]);
+      if (timestamp === undefined) {
+        return failure(id, -32602, 'Invalid params: evm_setNextBlockTimestamp takes a timestamp in whole seconds');
+      }
+      await devnet.setNextBlockTimestamp(timestamp);
+      return { jsonrpc: '2.0', id, result: timestamp.toString() };
+    }
+    if (method === 'txpool_content') return { jsonrpc: '2.0', id, result: await txpoolContent(rpcOf(devnet)) };
+    if (method === 'txpool_status') return { jsonrpc: '2.0', id, result: await txpoolStatus(rpcOf(devnet)) };
     if (!READ_METHODS.has(method)) {
       return failure(
         id,
         -32601,
-        `Method ${method} is not available on the devnet RPC: it serves reads, eth_sendRawTransaction and evm_mine`,
+        `Method ${method} is not available on the devnet RPC: it serves reads, eth_sendRawTransaction, the mempool (txpool_content, txpool_status, eth_newPendingTransactionFilter), evm_mine, evm_increaseTime and evm_setNextBlockTimestamp`,
       );
     }
     const reply = await devnet.provider.raw(method, params);
@@ -87,8 +125,9 @@ async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
 }
 
 /**
- * `POST /rpc` on the devnet: the chain's JSON-RPC for bots and tests. Reads pass through; signed transactions and
- * `evm_mine` go through the devnet's journal, so what is sent here survives a restart. Batches are answered in order.
+ * `POST /rpc` on the devnet: the chain's JSON-RPC for bots and tests. Reads pass through (the mempool and the `pending`
+ * tag included, as a searcher reads a BSC node); signed transactions, `evm_mine` and the clock's moves go through the
+ * devnet's journal, so what is sent here survives a restart. Batches are answered in order.
  */
 export function rpcRoute(app: Hono, devnet: Devnet): void {
   app.post(

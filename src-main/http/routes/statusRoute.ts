@@ -6,8 +6,24 @@ import type { LifetimeWeeks } from '../../services/lifetimeWeeks';
 import type { AppEnv } from '../env';
 
 /** How the service follows the chain's blocks, for /status. */
-function chainStatus(chain: ChainContext): ChainStatus {
-  const { heads, newBlocks } = chain;
+async function chainStatus(chain: ChainContext): Promise<ChainStatus> {
+  const { heads, newBlocks, devnet } = chain;
+  if (devnet) {
+    const clock = devnet.clock();
+    const pending = (await devnet.provider.request({ method: 'eth_pendingTransactions', params: [] } as never)) as [];
+    return {
+      newBlocks: 'devnet',
+      head: null,
+      blockTimeMs: devnet.blockTimeMs > 0 ? devnet.blockTimeMs : null,
+      pollMs: null,
+      devnet: {
+        blockTimeMs: devnet.blockTimeMs,
+        clock,
+        clockOffset: clock - Math.floor(Date.now() / 1000),
+        pending: pending.length,
+      },
+    };
+  }
   if (!heads || !newBlocks) return { newBlocks: 'devnet', head: null, blockTimeMs: null, pollMs: null };
   const blockTime = heads.blockTimeMs();
   return {
@@ -40,12 +56,12 @@ export function statusRoute(
   indexer: Indexer,
   weeks: LifetimeWeeks,
 ): void {
-  app.openapi(route, (c) =>
+  app.openapi(route, async (c) =>
     c.json(
       {
         network: chain.network,
         chainId: chain.chainId,
-        chain: chainStatus(chain),
+        chain: await chainStatus(chain),
         indexer: indexer.status(),
         referralWeeks: weeks.status(),
       },

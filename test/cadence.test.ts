@@ -1,0 +1,139 @@
+import { type Hex, parseEther, parseGwei } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RehearsalNode, RpcWallet, rehearsalNode } from '../scripts/rehearsal/rpcWallet';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { startTestService, type TestService } from './support/startTestService';
+
+/**
+ * The devnet at BSC's cadence (--block-time 750): blocks on a clock holding the mempool by priority fee, a mempool a
+ * searcher can watch through /rpc, replacement by fee, and a clock that moves, all journaled across a restart.
+ */
+let service: TestService;
+let node: RehearsalNode;
+const wallet = (index: number) => new RpcWallet(node, testAccounts()[index]?.privateKey as Hex);
+const nextBlock = () =>
+  new Promise<bigint>((resolve) => {
+    const off = service.chain.devnet?.onBlock((number) => {
+      off?.();
+      resolve(number);
+    });
+  });
+
+beforeAll(async () => {
+  service = await startTestService(undefined, { blockTimeMs: 750 });
+  node = await rehearsalNode(`${service.origin}/rpc`);
+});
+afterAll(async () => {
+  await service?.dispose();
+});
+
+describe('--block-time 750', () => {
+  it('makes blocks on its own clock, empty or not, and /status reports the cadence', async () => {
+    const first = await nextBlock();
+    const started = Date.now();
+    let last = first;
+    while (Date.now() - started < 3_000) last = await nextBlock();
+    // About four blocks in three seconds; a loaded machine may make one fewer, never a burst.
+    expect(Number(last - first)).toBeGreaterThanOrEqual(2);
+    expect(Number(last - first)).toBeLessThanOrEqual(6);
+    const status = await (await fetch(`${service.url}/status`)).json();
+    expect(status.chain.blockTimeMs).toBe(750);
+    expect(status.chain.devnet).toMatchObject({ blockTimeMs: 750, pending: 0 });
+  });
+
+  it('shows sent transactions to a pending filter and txpool before they are mined, then mines them in one block by priority fee', async () => {
+    const filter = await node.call<Hex>('eth_newPendingTransactionFilter');
+    const [low, high, middle] = [wallet(5), wallet(6), wallet(7)];
+    const to = testAccounts()[8]?.address as Hex;
+    await nextBlock();
+    const sent = [
+      await low.send({ to, value: 1n, gas: 21_000n, tipWei: parseGwei('1') }),
+      await high.send({ to, value: 1n, gas: 21_000n, tipWei: parseGwei('3') }),
+      await middle.send({ to, value: 1n, gas: 21_000n, tipWei: parseGwei('2') }),
+    ];
+    const seen = await node.call<Hex[]>('eth_getFilterChanges', [filter]);
+    expect(seen).toEqual(sent.map((s) => s.hash));
+    const pendingTx = await node.call<{ blockNumber: Hex | null }>('eth_getTransactionByHash', [sent[0]?.hash]);
+    expect(pendingTx.blockNumber).toBeNull();
+    expect(await node.call('txpool_status')).toEqual({ pending: '0x3', queued: '0x0' });
+    const content = await node.call<{ pending: Record<string, Record<string, { hash: Hex }>> }>('txpool_content');
+    expect(content.pending[low.address]?.['0']?.hash).toBe(sent[0]?.hash);
+    const pendingBlock = await node.call<{ transactions: Hex[] }>('eth_getBlockByNumber', ['pending', false]);
+    expect(pendingBlock.transactions).toHaveLength(3);
+    expect((await (await fetch(`${service.url}/status`)).json()).chain.devnet.pending).toBe(3);
+
+    const receipts = await Promise.all(sent.map((s, i) => [low, high, middle][i]?.receipt(s.hash)));
+    const blocks = new Set(receipts.map((r) => r?.blockNumber));
+    expect(blocks.size).toBe(1);
+    const block = await node.call<{ transactions: Hex[] }>('eth_getBlockByNumber', [
+      `0x${receipts[0]?.blockNumber.toString(16)}`,
+      false,
+    ]);
+    expect(block.transactions).toEqual([sent[1]?.hash, sent[2]?.hash, sent[0]?.hash]);
+  });
+
+  it('replaces a pending transaction by a higher fee at the same nonce, and refuses a replacement that does not pay more', async () => {
+    const sender = wallet(9);
+    const to = testAccounts()[10]?.address as Hex;
+    await nextBlock();
+    const first = await sender.send({ to, value: 1n, gas: 21_000n, tipWei: parseGwei('1') });
+    await expect(
+      sender.send({ to, value: 2n, gas: 21_000n, tipWei: parseGwei('1'), nonce: first.nonce }),
+    ).rejects.toThrow(/underpriced/i);
+    const second = await sender.send({ to, value: 3n, gas: 21_000n, tipWei: parseGwei('5'), nonce: first.nonce });
+    const receipt = await sender.receipt(second.hash);
+    expect(receipt?.status).toBe('success');
+    expect(await node.client.getTransactionReceipt({ hash: first.hash }).catch(() => null)).toBeNull();
+    expect(await node.call('eth_getTransactionByHash', [first.hash])).toBeNull();
+  });
+
+  it('takes a transaction whose nonce leaves a gap into the queue, and mines it once the gap is filled', async () => {
+    const sender = wallet(11);
+    const to = testAccounts()[10]?.address as Hex;
+    const start = Number(await node.call<Hex>('eth_getTransactionCount', [sender.address, 'latest']));
+    const later = await sender.send({ to, value: 1n, gas: 21_000n, nonce: start + 1 });
+    expect(await node.call('txpool_status')).toMatchObject({ queued: '0x1' });
+    const now = await sender.send({ to, value: 1n, gas: 21_000n, nonce: start });
+    expect((await sender.receipt(later.hash))?.status).toBe('success');
+    expect((await sender.receipt(now.hash))?.status).toBe('success');
+  });
+
+  it('moves the chain clock by evm_increaseTime and evm_setNextBlockTimestamp, never backwards', async () => {
+    const before = Number((await node.client.getBlock()).timestamp);
+    expect(await node.call('evm_increaseTime', [3600])).toBe('3600');
+    await nextBlock();
+    const after = Number((await node.client.getBlock()).timestamp);
+    expect(after - before).toBeGreaterThanOrEqual(3600);
+    await node.call('evm_setNextBlockTimestamp', [after + 7200]);
+    await node.call('evm_mine');
+    expect(Number((await node.client.getBlock()).timestamp)).toBe(after + 7200);
+    await expect(node.call('evm_setNextBlockTimestamp', [before])).rejects.toThrow(/only moves forward/);
+    await expect(node.call('evm_increaseTime', ['-5'])).rejects.toThrow(/whole number of seconds/);
+    const status = await (await fetch(`${service.url}/status`)).json();
+    expect(status.chain.devnet.clockOffset).toBeGreaterThanOrEqual(3600 + 7200 - 5);
+  });
+
+  it('replays the journal after a restart: the same blocks, the clock where it was, a pending transaction still there', async () => {
+    const sender = wallet(12);
+    const to = testAccounts()[10]?.address as Hex;
+    await sender.sendAndWait({ to, value: parseEther('1'), gas: 21_000n });
+    await nextBlock();
+    await nextBlock();
+    const head = await node.client.getBlock();
+    // Sent just before the stop: in the mempool, not yet in a block.
+    await nextBlock();
+    const pending = await sender.send({ to, value: 7n, gas: 21_000n });
+    const offset = (await (await fetch(`${service.url}/status`)).json()).chain.devnet.clockOffset;
+    const { dataDir } = service;
+    await service.close();
+    service = await startTestService(dataDir, { blockTimeMs: 750 });
+    node = await rehearsalNode(`${service.origin}/rpc`);
+    expect(service.chain.devnet?.replay).toMatchObject({ mismatches: 0 });
+    expect((await node.client.getBlock({ blockNumber: head.number })).hash).toBe(head.hash);
+    const status = await (await fetch(`${service.url}/status`)).json();
+    expect(Math.abs(status.chain.devnet.clockOffset - offset)).toBeLessThanOrEqual(2);
+    expect((await new RpcWallet(node, testAccounts()[12]?.privateKey as Hex).receipt(pending.hash))?.status).toBe(
+      'success',
+    );
+  });
+});
