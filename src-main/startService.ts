@@ -229,7 +229,20 @@ export function composeServices(
     logger.child({ component: 'referrals' }),
   );
   const market = new TokenMarket(chain, index, { pools: quotes, prices });
-  const referralRecords = new ReferralRecords(db, settings, referrers, eligibility, tokens, prices, income, weeks, now);
+  // Earnings windows (24 h, 7 days, active in 30 days) are measured against trades' block times: the chain's clock,
+  // which a rehearsal may have moved ahead of the wall clock.
+  const chainNowMs = () => (chain.devnet ? Math.max(chain.devnet.clock() * 1000, now()) : now());
+  const referralRecords = new ReferralRecords(
+    db,
+    settings,
+    referrers,
+    eligibility,
+    tokens,
+    prices,
+    income,
+    weeks,
+    chainNowMs,
+  );
   return {
     chain,
     prices,

@@ -261,7 +261,7 @@ export class LifetimeWeeks {
       const operator = privateKeyToAccount(devnet.accounts[0]?.privateKey ?? '0x');
       const { client } = this.chain;
       const [nonce, fees, gas] = await Promise.all([
-        client.getTransactionCount({ address: operator.address }),
+        client.getTransactionCount({ address: operator.address, blockTag: 'pending' }),
         readFees(client, this.chain.chainId),
         client.estimateGas({ account: operator.address, to: vault, data, value: BigInt(total) }),
       ]);
