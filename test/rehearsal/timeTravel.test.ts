@@ -135,3 +135,34 @@ describe('time travel at --block-time 750', () => {
     });
   });
 });
+
+describe('time travel with a block per transaction (the default)', () => {
+  it('builds on the moved clock before any block was made after the jump, and the buy lands', async () => {
+    const instant = await startTestService(undefined, { ...PERSON_OPTIONS, rateLimits: false });
+    try {
+      const rpc = await rehearsalNode(`${instant.origin}/rpc`);
+      const someone = await rehearsalPerson(instant, 8);
+      const upload = await fetch(`${instant.url}/media/image`, {
+        method: 'POST',
+        body: pngBytes(64),
+        headers: { 'content-type': 'image/png' },
+      });
+      const image = ((await upload.json()) as { url: string }).url;
+      const launched = await someone.buildAndSend(
+        '/build/launch',
+        { name: 'Instant', symbol: 'INST', marketCapPair: '30', image },
+        'launch',
+      );
+      expect(launched.main.settled.status).toBe('confirmed');
+      const before = Number((await rpc.client.getBlock()).timestamp);
+      await rpc.call('evm_increaseTime', [3 * DAY]);
+      // No block yet: the latest block is from before the jump, but the next one is made three days on.
+      expect(Number((await rpc.client.getBlock()).timestamp)).toBe(before);
+      const bought = await someone.buildAndSend('/build/buy', { token: launched.build.token, amount: '0.1' }, 'buy');
+      expect(Date.parse(bought.build.expiresAt) / 1000).toBeGreaterThanOrEqual(before + 3 * DAY + 1200);
+      expect(bought.main.settled.status).toBe('confirmed');
+    } finally {
+      await instant.dispose();
+    }
+  });
+});
