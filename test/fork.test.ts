@@ -39,12 +39,13 @@ let sourceToken: Address;
 let forkDir: string;
 
 /** Starts a rehearsal forking the source devnet over HTTP, in `forkDir` unless told otherwise. */
-function startFork(options: { url?: string; dir?: string; forkBlock?: bigint | 'latest' } = {}) {
+function startFork(options: { url?: string; dir?: string; forkBlock?: bigint | 'latest'; blockTimeMs?: number } = {}) {
   const lines: string[] = [];
   return startTestService(options.dir ?? forkDir, {
     network: 'fork',
     rpcUrl: options.url ?? `${source.origin}/rpc`,
     ...(options.forkBlock !== undefined ? { forkBlock: options.forkBlock } : {}),
+    ...(options.blockTimeMs !== undefined ? { blockTimeMs: options.blockTimeMs } : {}),
     log: (line) => lines.push(line),
   }).then((service) => ({ service, lines }));
 }
@@ -212,6 +213,26 @@ describe('a rehearsal on a fork of another devnet', () => {
       expect(await forkClient.getBalance({ address: PERSON })).toBe(parseEther('100'));
       const launches = await json<{ launches: { symbol: string }[] }>(fetch(`${fork.url}/launches`));
       expect(launches.body.launches.map((item) => item.symbol)).toContain('FORK');
+    } finally {
+      await fork.close();
+    }
+  });
+
+  it('runs at a block cadence too: blocks on its own clock, a buy through the mempool, the clock moved', async () => {
+    const { service: fork } = await startFork({ blockTimeMs: 750, dir: mkdtempSync(join(tmpdir(), 'fork-cadence-')) });
+    try {
+      const forkClient = createPublicClient({ chain: forkChain, transport: http(`${fork.origin}/rpc`) });
+      const filter = await forkClient.request({ method: 'eth_newPendingTransactionFilter' } as never);
+      const first = await forkClient.getBlockNumber({ cacheTime: 0 });
+      // buyOn sends through the mempool and waits for the receipt: the pending filter saw it on the way.
+      const { hash } = await buyOn(fork, sourceToken, '0.01');
+      expect(await forkClient.request({ method: 'eth_getFilterChanges', params: [filter] } as never)).toContain(hash);
+      await forkClient.request({ method: 'evm_increaseTime', params: [86_400] } as never);
+      const before = Number((await forkClient.getBlock()).timestamp);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      const block = await forkClient.getBlock();
+      expect(block.number).toBeGreaterThan(first + 1n);
+      expect(Number(block.timestamp)).toBeGreaterThanOrEqual(before + 86_400);
     } finally {
       await fork.close();
     }
