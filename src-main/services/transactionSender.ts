@@ -3,9 +3,11 @@ import { type Address, type Hex, keccak256, serializeTransaction, type Transacti
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { readFees } from '../chain/readFees';
+import { explainRevert } from '../core/revertExplained';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
+import { revertOf } from './simulation';
 import { WalletError } from './walletError';
 
 export interface SendRequest {
@@ -308,16 +310,41 @@ export class TransactionSender {
     }
   }
 
+  /**
+   * Why a mined transaction reverted, for the person: the call replayed at the end of its block (what beat it there,
+   * such as a pool priced first or a price moved by other trades, is still in that state), its revert decoded and
+   * explained. Null when the node cannot replay it.
+   */
+  private async whyReverted(hash: Hex, blockNumber: bigint): Promise<string | null> {
+    try {
+      const tx = await this.chain.client.getTransaction({ hash });
+      await this.chain.client.call({
+        account: tx.from,
+        to: tx.to,
+        data: tx.input,
+        value: tx.value,
+        gas: tx.gas,
+        blockNumber,
+      });
+      return explainRevert('reverted without a reason', []);
+    } catch (cause) {
+      const revert = revertOf(cause);
+      return revert ? explainRevert(revert.name, revert.args) : null;
+    }
+  }
+
   private follow(id: string, hash: Hex): Promise<ActivityEntry> {
     const existing = this.following.get(id);
     if (existing) return existing;
     const run = (async () => {
       try {
         const receipt = await this.receiptOf(hash);
+        const reverted = receipt.status !== 'success';
         this.store.settled(id, {
-          status: receipt.status === 'success' ? 'confirmed' : 'reverted',
+          status: reverted ? 'reverted' : 'confirmed',
           block: Number(receipt.blockNumber),
           gasUsed: receipt.gasUsed,
+          error: reverted ? await this.whyReverted(hash, receipt.blockNumber) : null,
         });
       } catch (cause) {
         // Still 'sent': the next start (or the next wait) looks again; the transaction may yet be mined.

@@ -114,8 +114,18 @@ export class ActivityStore {
     this.sql.signed.run({ id, raw: null, hash: null, nonce: null, ...signed, at: this.now() });
   }
 
-  settled(id: string, outcome: { status: 'confirmed' | 'reverted'; block: number; gasUsed: bigint }): void {
-    this.sql.settled.run({ id, ...outcome, gasUsed: outcome.gasUsed.toString(), error: null, at: this.now() });
+  /** Records the receipt; a reverted one may carry why, in the person's words. */
+  settled(
+    id: string,
+    outcome: { status: 'confirmed' | 'reverted'; block: number; gasUsed: bigint; error?: string | null },
+  ): void {
+    this.sql.settled.run({
+      id,
+      ...outcome,
+      gasUsed: outcome.gasUsed.toString(),
+      error: outcome.error ?? null,
+      at: this.now(),
+    });
   }
 
   failed(id: string, error: string): void {

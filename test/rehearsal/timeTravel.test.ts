@@ -34,7 +34,7 @@ beforeAll(async () => {
   person = await rehearsalPerson(service, 7);
   const upload = await fetch(`${service.url}/media/image`, {
     method: 'POST',
-    body: pngBytes(64),
+    body: new Uint8Array(pngBytes(64)),
     headers: { 'content-type': 'image/png' },
   });
   const image = ((await upload.json()) as { url: string }).url;
@@ -144,7 +144,7 @@ describe('time travel with a block per transaction (the default)', () => {
       const someone = await rehearsalPerson(instant, 8);
       const upload = await fetch(`${instant.url}/media/image`, {
         method: 'POST',
-        body: pngBytes(64),
+        body: new Uint8Array(pngBytes(64)),
         headers: { 'content-type': 'image/png' },
       });
       const image = ((await upload.json()) as { url: string }).url;

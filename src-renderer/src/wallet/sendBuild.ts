@@ -210,7 +210,7 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     if (settled.status !== 'confirmed') {
       throw new Error(
         settled.status === 'reverted'
-          ? `The ${step === 'main' ? action.request.kind : step} transaction reverted on chain.`
+          ? (settled.error ?? `The ${step === 'main' ? action.request.kind : step} transaction reverted on chain.`)
           : `The ${step} transaction is not confirmed yet (${settled.status}); see Activity.`,
       );
     }

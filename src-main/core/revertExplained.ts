@@ -1,0 +1,28 @@
+/**
+ * What a person reads when one of their transactions was mined but reverted: why, in the words of what they did, and
+ * what to do now. Keyed by the contracts' custom error names (the decoded revert of the transaction replayed at its
+ * block); anything else says that it reverted and names the error.
+ *
+ * @example explainRevert('PoolOccupied', ['0xPool']) // 'Someone created and priced this token's pool first…'
+ */
+export function explainRevert(name: string, args: readonly string[]): string {
+  switch (name) {
+    case 'PoolOccupied':
+      return `Someone created and priced this token's pool (${args[0] ?? 'its pool'}) before your launch was mined: they saw it waiting in the mempool. Nothing was launched and only the network fee was spent. Build the launch again: a new build picks another token address.`;
+    case 'LimitNotMet':
+      return 'The price moved past your limit before the trade was mined (other trades came first), so nothing was traded and only the network fee was spent. Quote again, and raise the slippage only if you accept the worse price.';
+    case 'Expired':
+      return 'The trade reached the chain after its deadline, so nothing was traded and only the network fee was spent. Build it again.';
+    case 'AlreadyBound':
+      return `Your wallet is bound to another referrer (${args[0] ?? ''}), so a trade naming someone else is refused. Trade naming that referrer, or none.`;
+    case 'LaunchesPaused':
+      return 'Launches are paused by the operator right now; nothing was launched. Try again later.';
+    case 'PoolTooThin':
+      return 'The pool could not fill the trade (too little liquidity at these prices); nothing was traded. Try a smaller amount.';
+    case 'AlreadyClaimed':
+    case 'WeekClaimed':
+      return 'That referral week was claimed already; nothing more was paid. Check your referral page.';
+    default:
+      return `The transaction reverted on chain (${name}); nothing it was to do was done, and only the network fee was spent.`;
+  }
+}
