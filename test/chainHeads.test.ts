@@ -124,7 +124,13 @@ describe('confirmed blocks', () => {
 
   it('stay every block at once on the devnet', async () => {
     const { indexer, chain } = await statusOf(env.devnet);
-    expect(chain).toEqual({ newBlocks: 'devnet', head: null, blockTimeMs: null, pollMs: null });
+    expect(chain).toEqual({
+      newBlocks: 'devnet',
+      head: null,
+      blockTimeMs: null,
+      pollMs: null,
+      devnet: { blockTimeMs: 0, clock: expect.any(Number), clockOffset: 0, pending: 0 },
+    });
     expect(indexer.confirmations).toBe(0);
     expect(indexer.confirmation.by).toBe('blocks');
     expect(indexer.confirmation.finalizedBlock).toBeNull();

@@ -41,6 +41,7 @@ export class DevnetJournal {
   private readonly completeEntry;
   private readonly discardEntry;
   private readonly extendRun;
+  private readonly cadenceEntries;
   private forkStatements: ReturnType<typeof prepareForkStatements> | undefined;
 
   constructor(private readonly db: Db) {
@@ -55,6 +56,9 @@ export class DevnetJournal {
     this.countOthers = db.prepare('SELECT count(*) FROM devnet_journal WHERE fingerprint <> ?').pluck();
     this.completeEntry = db.prepare('UPDATE devnet_journal SET tx_hash = ?, block_hash = ? WHERE seq = ?');
     this.discardEntry = db.prepare('DELETE FROM devnet_journal WHERE seq = ?');
+    this.cadenceEntries = db
+      .prepare("SELECT EXISTS (SELECT 1 FROM devnet_journal WHERE kind IN ('pool', 'empty'))")
+      .pluck();
     this.extendRun = db.prepare(
       `UPDATE devnet_journal SET times = coalesce(times || ',', '') || ?, block_hash = '${UNKNOWN_BLOCK_HASH}'
        WHERE seq = ? AND kind = 'empty'`,
@@ -118,6 +122,11 @@ export class DevnetJournal {
     return (this.select.all(fingerprint) as (Omit<JournalEntry, 'times'> & { times: string | null })[]).map(
       ({ times, ...entry }) => (times === null ? entry : { ...entry, times: times.split(',').map(Number) }),
     );
+  }
+
+  /** Whether any run recorded blocks at a cadence (whose replay needs blocks that share a second). */
+  hasCadenceEntries(): boolean {
+    return this.cadenceEntries.get() === 1;
   }
 
   /** Entries recorded on other devnet builds: kept, never replayed onto a chain they were not made on. */

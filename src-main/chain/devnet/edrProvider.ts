@@ -45,6 +45,11 @@ export interface EdrProviderOptions {
    * EVM's mempool, ordered by priority fee then arrival, until the devnet mines a block.
    */
   autoMine?: boolean;
+  /**
+   * Whether blocks may share a timestamp: BSC makes blocks faster than one a second, so at its cadence several blocks
+   * share a second. Off by default, where the EVM, mining on its own, gives each block a second of its own.
+   */
+  sameSecondBlocks?: boolean;
 }
 
 /** Where a fork starts: the source's RPC, its chain id, and the block whose state the fork builds on. */
@@ -88,8 +93,7 @@ export async function createEdrProvider(options: EdrProviderOptions): Promise<Ed
   const provider: Provider = await ctx.createProvider(
     L1_CHAIN_TYPE,
     {
-      // BSC makes blocks faster than one a second: at its cadence several blocks share a second-granular timestamp.
-      allowBlocksWithSameTimestamp: true,
+      allowBlocksWithSameTimestamp: options.sameSecondBlocks ?? false,
       allowUnlimitedContractSize: false,
       // A reverting eth_call answers with an error carrying the revert data, as real nodes do (the simulator relies on it).
       bailOnCallFailure: true,

@@ -18,6 +18,7 @@ import { createEdrProvider, type EdrProvider, type ForkPoint, RpcError, setNextB
 import { type ForkAddresses, maskedUrl, sourceNetworkOf } from './forkSource';
 import { setupFork } from './setupFork';
 import { type TestAccount, testAccounts } from './testAccounts';
+import { txpoolStatus } from './txpool';
 
 export const DEVNET_CHAIN_ID = 31337;
 /** Block gas limit of the devnet, BSC's order of magnitude. */
@@ -63,6 +64,8 @@ export interface Devnet {
   setNextBlockTimestamp(timestamp: number): Promise<void>;
   /** The chain's clock in seconds: the wall clock moved by every jump (the next block is at least this late). */
   clock(): number;
+  /** Seconds the clock was moved ahead of the wall clock by every jump so far. */
+  clockOffset(): number;
   /** Called after every block made through this devnet. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
   /** Called for every transaction that enters the mempool (at a cadence only). Returns the function that unsubscribes. */
@@ -134,6 +137,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     blockGasLimit: DEVNET_BLOCK_GAS_LIMIT,
     ...(forked ? { fork: forked.point } : {}),
     ...(options.bscFees ? BSC_FEE_SETTINGS : {}),
+    // At a cadence, or replaying a journal made at one, several blocks share a second as on BSC.
+    sameSecondBlocks: atCadence || (options.journal?.hasCadenceEntries() ?? false),
   });
   const provider = options.bscFees ? withBscFees(evm) : evm;
   const rpc = (method: string, params: unknown[] = []) => provider.request({ method, params } as never);
@@ -216,7 +221,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const block = await latest();
     return { blockHash: block.hash, blockNumber: BigInt(block.number) };
   }
-  const waiting = async () => ((await rpc('eth_pendingTransactions')) as unknown[]).length;
+  /** Transactions the next block can take: those waiting for a nonce gap to fill cannot make it non-empty. */
+  const executable = async () => {
+    if (((await rpc('eth_pendingTransactions')) as unknown[]).length === 0) return 0;
+    return Number((await txpoolStatus(rpc)).pending);
+  };
   function announce(blockNumber: bigint): void {
     for (const listener of listeners) {
       try {
@@ -423,7 +432,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 
   async function mineNow(timestamp?: number): Promise<Hex> {
     if (timestamp !== undefined) await pin(timestamp);
-    const empty = atCadence && (await waiting()) === 0;
+    const empty = atCadence && (await executable()) === 0;
     const mined = empty ? await emptyBlock() : await journaled({ kind: 'mine', raw: null }, mineBlock);
     return mined.blockHash;
   }
@@ -447,7 +456,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
 
   // A pending transaction left from a cadence run is mined now when this run mines each transaction at once.
-  if (!atCadence && (await waiting()) > 0) {
+  if (!atCadence && ((await rpc('eth_pendingTransactions')) as unknown[]).length > 0) {
     await journaled({ kind: 'mine', raw: null }, mineBlock);
     log.info('devnet: mined the transactions left pending by the last run');
   }
@@ -499,6 +508,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         if (receipt) return;
         const known = await rpc('eth_getTransactionByHash', [hash]);
         if (!known) throw new RpcError(-32000, `transaction ${hash} is neither mined nor waiting in the mempool`);
+        if (stopped) throw new RpcError(-32000, `transaction ${hash} is pending and the devnet has stopped`);
         if (++blocks > INCLUDED_MAX_BLOCKS) {
           throw new RpcError(-32000, `transaction ${hash} is still pending after ${INCLUDED_MAX_BLOCKS} blocks`);
         }
@@ -523,6 +533,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       }),
     setNextBlockTimestamp: (timestamp) => serialized(() => pin(timestamp)),
     clock,
+    clockOffset: () => offset,
     onBlock(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

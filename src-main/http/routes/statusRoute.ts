@@ -9,7 +9,6 @@ import type { AppEnv } from '../env';
 async function chainStatus(chain: ChainContext): Promise<ChainStatus> {
   const { heads, newBlocks, devnet } = chain;
   if (devnet) {
-    const clock = devnet.clock();
     const pending = (await devnet.provider.request({ method: 'eth_pendingTransactions', params: [] } as never)) as [];
     return {
       newBlocks: 'devnet',
@@ -18,8 +17,8 @@ async function chainStatus(chain: ChainContext): Promise<ChainStatus> {
       pollMs: null,
       devnet: {
         blockTimeMs: devnet.blockTimeMs,
-        clock,
-        clockOffset: clock - Math.floor(Date.now() / 1000),
+        clock: devnet.clock(),
+        clockOffset: devnet.clockOffset(),
         pending: pending.length,
       },
     };
