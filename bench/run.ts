@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Benchmark } from './benchmark';
 import { botStream } from './botStream';
+import { bscCadence } from './bscCadence';
 import { confirmedToListedBench } from './confirmedToListed';
 import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
@@ -32,6 +33,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   indexerBench,
   confirmedToListedBench,
   botStream,
+  bscCadence,
   // Last: its load generator runs here, and the servers it compares in processes of their own.
   quoteVsBare,
 ];
