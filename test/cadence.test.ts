@@ -137,3 +137,34 @@ describe('--block-time 750', () => {
     );
   });
 });
+
+describe('--block-time 750 with --bsc-fees', () => {
+  it('refuses a transaction under the minimum tip as it arrives, as a BSC node does, instead of leaving it pending for ever', async () => {
+    const bsc = await startTestService(undefined, { blockTimeMs: 750, bscFees: true });
+    try {
+      const rpc = await rehearsalNode(`${bsc.origin}/rpc`);
+      const sender = new RpcWallet(rpc, testAccounts()[13]?.privateKey as Hex);
+      const to = testAccounts()[10]?.address as Hex;
+      const account = sender.account;
+      const raw = await account.signTransaction({
+        chainId: rpc.chainId,
+        to,
+        value: 1n,
+        gas: 21_000n,
+        nonce: 0,
+        maxFeePerGas: parseGwei('1'),
+        maxPriorityFeePerGas: parseGwei('0.04'),
+      });
+      await expect(rpc.call('eth_sendRawTransaction', [raw])).rejects.toThrow(
+        /transaction underpriced: gas tip cap 40000000, minimum needed 50000000/,
+      );
+      expect(await rpc.call('txpool_status')).toEqual({ pending: '0x0', queued: '0x0' });
+      // A bot that bid under it learns the minimum from the refusal and bids that.
+      const sent = await sender.send({ to, value: 1n, gas: 21_000n, tipWei: parseGwei('0.01') });
+      expect(sent.tipWei).toBe(parseGwei('0.05'));
+      expect((await sender.receipt(sent.hash))?.status).toBe('success');
+    } finally {
+      await bsc.dispose();
+    }
+  });
+});

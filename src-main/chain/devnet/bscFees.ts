@@ -1,4 +1,4 @@
-import { toHex } from 'viem';
+import { type Hex, parseTransaction, toHex } from 'viem';
 import { BSC_MIN_GAS_PRICE_WEI } from '../readFees';
 import { type EdrProvider, type EdrProviderOptions, RpcError } from './edrProvider';
 
@@ -20,6 +20,16 @@ export function withBscFees(provider: EdrProvider): EdrProvider {
   const minimum = BSC_FEE_SETTINGS.minGasPrice as bigint;
   const raw: EdrProvider['raw'] = async (method, params) => {
     if (method === 'eth_gasPrice' || method === 'eth_maxPriorityFeePerGas') return { result: toHex(minimum) };
+    // A node refuses an underpriced transaction as it arrives; the EVM's own check comes only when it mines, so at a
+    // block cadence such a transaction would wait in the mempool for ever instead.
+    if (method === 'eth_sendRawTransaction' && typeof params[0] === 'string') {
+      const tip = tipOf(params[0] as Hex);
+      if (tip !== undefined && tip < minimum) {
+        return {
+          error: { code: -32000, message: `transaction underpriced: gas tip cap ${tip}, minimum needed ${minimum}` },
+        };
+      }
+    }
     const answer = await provider.raw(method, params);
     const below = answer.error?.message.match(/gas price is (\d+), which is below the minimum of (\d+)/i);
     if (answer.error && below) {
@@ -38,4 +48,17 @@ export function withBscFees(provider: EdrProvider): EdrProvider {
     return answer.result;
   }) as EdrProvider['request'];
   return { request, raw };
+}
+
+/** The priority fee a signed transaction bids with a base fee of 0 (BSC's); undefined when it cannot be read. */
+function tipOf(raw: Hex): bigint | undefined {
+  try {
+    const tx = parseTransaction(raw);
+    if (tx.maxPriorityFeePerGas !== undefined && tx.maxFeePerGas !== undefined) {
+      return tx.maxPriorityFeePerGas < tx.maxFeePerGas ? tx.maxPriorityFeePerGas : tx.maxFeePerGas;
+    }
+    return tx.gasPrice;
+  } catch {
+    return undefined;
+  }
 }
