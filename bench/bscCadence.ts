@@ -10,6 +10,7 @@ import {
   parseEther,
   parseGwei,
 } from 'viem';
+import { seededRandom } from '../scripts/rehearsal/rpcWallet';
 import type { Devnet } from '../src-main/chain/devnet/startDevnet';
 import { LaunchFactory } from '../src-main/chain/generated/contracts';
 import { QuoterV2 } from '../src-main/chain/generated/vendor';
@@ -28,7 +29,6 @@ import {
   type RpcEndpoint,
   rpcEndpoint,
   type SwapContracts,
-  seededRandom,
   sellCall,
   TIP_WEI,
 } from './cadenceTraffic';

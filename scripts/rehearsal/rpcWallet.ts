@@ -13,9 +13,9 @@ import {
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
-import { PoolReader } from '../../src-main/chain/generated/contracts';
 import type { PoolState } from '../../src-main/core/swap/poolState';
 import type { SwapResult } from '../../src-main/core/swap/simulateSwap';
+import { readPoolAtOnce } from '../../src-main/services/poolStateService';
 
 /** What a rehearsal's wallet sends: a call or a transfer, with the priority fee it bids for its place in the block. */
 export interface Send {
@@ -261,30 +261,11 @@ export async function chainTime(node: RehearsalNode): Promise<bigint> {
 }
 
 /**
- * A PancakeSwap V3 pool's whole state (price, liquidity, every initialized tick) at `block`, in one eth_call that runs
- * the PoolReader lens without deploying it: what a searcher simulates its swaps on.
+ * A PancakeSwap V3 pool's whole state (price, liquidity, every initialized tick) at the head, in one eth_call that
+ * runs the PoolReader lens without deploying it (the service's own read): what a searcher simulates its swaps on.
  */
-export async function readPoolState(
-  node: RehearsalNode,
-  pool: Address,
-  block: BlockTag = 'latest',
-): Promise<PoolState> {
-  const call = { abi: PoolReader.abi, functionName: 'read' } as const;
-  const { data } = await node.client.call({
-    code: PoolReader.bytecode,
-    data: encodeFunctionData({ ...call, args: [pool] }),
-    ...(typeof block === 'bigint' ? { blockNumber: block } : { blockTag: block }),
-  });
-  if (!data) throw new Error(`PoolReader answered nothing for ${pool}`);
-  const read = decodeFunctionResult({ ...call, data });
-  return {
-    sqrtPriceX96: read.sqrtPriceX96,
-    tick: read.tick,
-    liquidity: read.liquidity,
-    fee: read.fee,
-    tickSpacing: read.tickSpacing,
-    ticks: read.ticks.map((index, i) => ({ index, liquidityNet: read.liquidityNet[i] as bigint })),
-  };
+export async function readPoolState(node: RehearsalNode, pool: Address): Promise<PoolState> {
+  return readPoolAtOnce(node.client, pool, await node.client.getBlockNumber({ cacheTime: 0 }));
 }
 
 /** A pool's state after a swap simulated on it (its ticks do not change). */

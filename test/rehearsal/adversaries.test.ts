@@ -2,8 +2,7 @@ import { type Address, erc20Abi, type Hex, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RehearsalNode, rehearsalNode } from '../../scripts/rehearsal/rpcWallet';
 import { TradeRouter } from '../../src-main/chain/generated/contracts';
-import { pngBytes } from '../support/pngImage';
-import { PERSON_OPTIONS, type RehearsalPerson, rehearsalPerson } from '../support/rehearsalPerson';
+import { PERSON_OPTIONS, type RehearsalPerson, rehearsalPerson, uploadLogo } from '../support/rehearsalPerson';
 import { type RehearsalProcess, startRehearsalProcess } from '../support/rehearsalProcess';
 import { startTestService, type TestService } from '../support/startTestService';
 
@@ -92,12 +91,7 @@ beforeAll(async () => {
   });
   node = await rehearsalNode(`${service.origin}/rpc`);
   person = await rehearsalPerson(service, 7);
-  const upload = await fetch(`${service.url}/media/image`, {
-    method: 'POST',
-    body: new Uint8Array(pngBytes(64)),
-    headers: { 'content-type': 'image/png' },
-  });
-  image = ((await upload.json()) as { url: string }).url;
+  image = await uploadLogo(service);
   const launched = await person.buildAndSend(
     '/build/launch',
     { name: 'Busy Market', symbol: 'BUSY', marketCapPair: '40', image, firstBuy: '1' },

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RehearsalNode, RpcWallet, rehearsalNode } from '../../scripts/rehearsal/rpcWallet';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { weekOf, weekStart } from '../../src-main/core/referrals/weeks';
-import { pngBytes } from '../support/pngImage';
-import { PERSON_OPTIONS, type RehearsalPerson, rehearsalPerson, until } from '../support/rehearsalPerson';
+import { PERSON_OPTIONS, type RehearsalPerson, rehearsalPerson, until, uploadLogo } from '../support/rehearsalPerson';
 import { startTestService, type TestService } from '../support/startTestService';
 
 /**
@@ -32,12 +31,7 @@ beforeAll(async () => {
   service = await startTestService(undefined, { ...PERSON_OPTIONS, blockTimeMs: 750, rateLimits: false });
   node = await rehearsalNode(`${service.origin}/rpc`);
   person = await rehearsalPerson(service, 7);
-  const upload = await fetch(`${service.url}/media/image`, {
-    method: 'POST',
-    body: new Uint8Array(pngBytes(64)),
-    headers: { 'content-type': 'image/png' },
-  });
-  const image = ((await upload.json()) as { url: string }).url;
+  const image = await uploadLogo(service);
   const launched = await person.buildAndSend(
     '/build/launch',
     { name: 'Clockwork', symbol: 'TICK', marketCapPair: '30', image, firstBuy: '0.5' },
@@ -142,12 +136,7 @@ describe('time travel with a block per transaction (the default)', () => {
     try {
       const rpc = await rehearsalNode(`${instant.origin}/rpc`);
       const someone = await rehearsalPerson(instant, 8);
-      const upload = await fetch(`${instant.url}/media/image`, {
-        method: 'POST',
-        body: new Uint8Array(pngBytes(64)),
-        headers: { 'content-type': 'image/png' },
-      });
-      const image = ((await upload.json()) as { url: string }).url;
+      const image = await uploadLogo(instant);
       const launched = await someone.buildAndSend(
         '/build/launch',
         { name: 'Instant', symbol: 'INST', marketCapPair: '30', image },

@@ -2,6 +2,7 @@ import type { Address, Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../../src-main/signer/localKey/keyCipher';
+import { pngBytes } from './pngImage';
 import type { TestServiceOptions } from './startTestService';
 
 /** The run token of the headless app channel in a rehearsal test. */
@@ -75,6 +76,17 @@ export async function rehearsalPerson(service: { url: string; origin: string }, 
 }
 
 export type RehearsalPerson = Awaited<ReturnType<typeof rehearsalPerson>>;
+
+/** Uploads a small PNG logo to the service's media store, as the launch page does; returns its link for `image`. */
+export async function uploadLogo(service: { url: string }): Promise<string> {
+  const upload = await fetch(`${service.url}/media/image`, {
+    method: 'POST',
+    body: new Uint8Array(pngBytes(64)),
+    headers: { 'content-type': 'image/png' },
+  });
+  if (!upload.ok) throw new Error(`logo upload: ${upload.status} ${await upload.text()}`);
+  return ((await upload.json()) as { url: string }).url;
+}
 
 /** Polls `check` until it returns something other than undefined, or throws after `timeoutMs` naming `what`. */
 export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
