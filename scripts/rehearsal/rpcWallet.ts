@@ -1,10 +1,7 @@
 import {
   type Address,
-  type BlockTag,
   createPublicClient,
-  decodeFunctionResult,
   defineChain,
-  encodeFunctionData,
   type Hex,
   http,
   type PublicClient,
