@@ -3,18 +3,18 @@
  * what to do now. Keyed by the contracts' custom error names (the decoded revert of the transaction replayed at its
  * block); anything else says that it reverted and names the error.
  *
- * @example explainRevert('PoolOccupied', ['0xPool']) // 'Someone created and priced this token's pool first…'
+ * @example explainRevert('PoolOccupied', ['0xPool']) // "Someone created and priced this token's pool before…"
  */
 export function explainRevert(name: string, args: readonly string[]): string {
   switch (name) {
     case 'PoolOccupied':
-      return `Someone created and priced this token's pool (${args[0] ?? 'its pool'}) before your launch was mined: they saw it waiting in the mempool. Nothing was launched and only the network fee was spent. Build the launch again: a new build picks another token address.`;
+      return "Someone created and priced this token's pool before your launch was mined: they saw it waiting in the mempool. Nothing was launched and only the network fee was spent. Build the launch again: a new build picks another token address.";
     case 'LimitNotMet':
       return 'The price moved past your limit before the trade was mined (other trades came first), so nothing was traded and only the network fee was spent. Quote again, and raise the slippage only if you accept the worse price.';
     case 'Expired':
       return 'The trade reached the chain after its deadline, so nothing was traded and only the network fee was spent. Build it again.';
     case 'AlreadyBound':
-      return `Your wallet is bound to another referrer (${args[0] ?? ''}), so a trade naming someone else is refused. Trade naming that referrer, or none.`;
+      return `Your wallet is bound to another referrer${args[0] ? ` (${args[0]})` : ''}, so a trade naming someone else is refused. Trade naming that referrer, or none.`;
     case 'LaunchesPaused':
       return 'Launches are paused by the operator right now; nothing was launched. Try again later.';
     case 'PoolTooThin':

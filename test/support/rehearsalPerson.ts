@@ -27,13 +27,17 @@ export interface Sent {
  * A person at the app: a local key imported into the app's signer, builds asked of the API, and each transaction
  * signed and sent by the app's own sender (the app channel's tx.send, then tx.wait), as the web UI does it.
  */
-export async function rehearsalPerson(service: { url: string; origin: string }, accountIndex: number) {
+export async function rehearsalPerson(
+  service: { url: string; origin: string },
+  accountIndex: number,
+  appToken = APP_TOKEN,
+) {
   const key = testAccounts()[accountIndex]?.privateKey as Hex;
   const address = privateKeyToAccount(key).address;
   const channel = async (operation: string, input: unknown) => {
     const response = await fetch(`${service.origin}/app/${operation}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${APP_TOKEN}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${appToken}` },
       body: JSON.stringify(input),
     });
     const body = (await response.json()) as { result?: any; error?: { code: string; message: string } };

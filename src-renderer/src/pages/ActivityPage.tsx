@@ -171,7 +171,7 @@ function ActionRows({ action }: { action: ActivityAction }) {
         </td>
         <td>
           <StatusBadge entry={head} />
-          {head.error && <div className="mt-1 max-w-56 text-xs text-down">{head.error}</div>}
+          {head.error && <div className="mt-1 max-w-56 text-xs break-words text-down">{head.error}</div>}
         </td>
         <td>
           {head.hash ? <HashChip hash={head.hash} testId="activity-hash" /> : <span className="text-muted">—</span>}
@@ -198,7 +198,7 @@ function ActionRows({ action }: { action: ActivityAction }) {
           </td>
           <td>
             <StatusBadge entry={step} />
-            {step.error && <div className="mt-1 max-w-56 text-xs text-down">{step.error}</div>}
+            {step.error && <div className="mt-1 max-w-56 text-xs break-words text-down">{step.error}</div>}
           </td>
           <td>{step.hash ? <HashChip hash={step.hash} testId="activity-hash" /> : ''}</td>
         </tr>
