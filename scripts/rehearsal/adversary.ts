@@ -255,6 +255,23 @@ async function watchMempool(node: RehearsalNode, onTx: (tx: RpcTx) => void, stop
   await node.call('eth_uninstallFilter', [filter]).catch(() => undefined);
 }
 
+/** Wraps `amount` BNB into WBNB and approves `spender` to take any of it: an adversary's float, set up once. */
+async function wrapAndApprove(ctx: Context, wbnb: Address, amount: bigint, spender: Address): Promise<void> {
+  const deposit = await ctx.wallet.send({
+    to: wbnb,
+    data: encodeFunctionData({ abi: WETH9.abi, functionName: 'deposit' }),
+    value: amount,
+    gas: 100_000n,
+  });
+  const approve = await ctx.wallet.send({
+    to: wbnb,
+    data: encodeFunctionData({ abi: WETH9.abi, functionName: 'approve', args: [spender, maxUint256] }),
+    gas: APPROVE_GAS,
+  });
+  await ctx.ours('setup', deposit.hash);
+  await ctx.ours('setup', approve.hash);
+}
+
 /** A pending launch of the factory, decoded, with the token (and so the pool) it will create. */
 async function decodeLaunch(ctx: Context, tx: RpcTx) {
   const { factory, pancakeFactory } = ctx.settings.contracts;
@@ -303,19 +320,7 @@ function frontrunner(ctx: Context, options: { dust: boolean }): Adversary {
     async setup() {
       if (!options.dust) return;
       // WBNB for the dust positions, approved to the position manager once.
-      const deposit = await wallet.send({
-        to: wbnb,
-        data: encodeFunctionData({ abi: WETH9.abi, functionName: 'deposit' }),
-        value: DUST * 100n,
-        gas: 100_000n,
-      });
-      const approve = await wallet.send({
-        to: wbnb,
-        data: encodeFunctionData({ abi: WETH9.abi, functionName: 'approve', args: [positionManager, maxUint256] }),
-        gas: APPROVE_GAS,
-      });
-      await ctx.ours('setup', deposit.hash);
-      await ctx.ours('setup', approve.hash);
+      await wrapAndApprove(ctx, wbnb, DUST * 100n, positionManager);
     },
 
     onPending(tx) {
@@ -872,19 +877,7 @@ function sandwicher(ctx: Context, options: { tip: 'above' | 'below'; budget: big
   return {
     async setup() {
       // Its float in WBNB, approved to the SwapRouter once: it trades the pool directly, without the site fee.
-      const deposit = await wallet.send({
-        to: wbnb,
-        data: encodeFunctionData({ abi: WETH9.abi, functionName: 'deposit' }),
-        value: options.budget,
-        gas: 100_000n,
-      });
-      const approve = await wallet.send({
-        to: wbnb,
-        data: encodeFunctionData({ abi: WETH9.abi, functionName: 'approve', args: [swapRouter, maxUint256] }),
-        gas: APPROVE_GAS,
-      });
-      await ctx.ours('setup', deposit.hash);
-      await ctx.ours('setup', approve.hash);
+      await wrapAndApprove(ctx, wbnb, options.budget, swapRouter);
     },
 
     onPending(tx) {
