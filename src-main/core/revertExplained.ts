@@ -22,6 +22,8 @@ export function explainRevert(name: string, args: readonly string[]): string {
     case 'AlreadyClaimed':
     case 'WeekClaimed':
       return 'That referral week was claimed already; nothing more was paid. Check your referral page.';
+    case 'passes now':
+      return 'The transaction reverted on chain: something mined before it in its block got in its way, and it would pass now. Nothing it was to do was done and only the network fee was spent. Build it again.';
     default:
       return `The transaction reverted on chain (${name}); nothing it was to do was done, and only the network fee was spent.`;
   }

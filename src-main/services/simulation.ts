@@ -76,6 +76,11 @@ export function revertOf(error: unknown): DecodedRevert | undefined {
   if (typeof hex !== 'string') {
     return /revert/i.test(error.message) ? { name: 'reverted without a reason', args: [], data: '0x' } : undefined;
   }
+  return revertOfData(hex);
+}
+
+/** A revert's data decoded with the ABIs of everything a trade or launch touches. */
+export function revertOfData(hex: Hex): DecodedRevert {
   try {
     const decoded = decodeErrorResult({ abi: REVERT_ABI, data: hex });
     return { name: decoded.errorName, args: (decoded.args ?? []).map(String), data: hex };

@@ -7,7 +7,7 @@ import { explainRevert } from '../core/revertExplained';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
-import { revertOf } from './simulation';
+import { revertOf, revertOfData } from './simulation';
 import { WalletError } from './walletError';
 
 export interface SendRequest {
@@ -311,11 +311,25 @@ export class TransactionSender {
   }
 
   /**
-   * Why a mined transaction reverted, for the person: the call replayed at the end of its block (what beat it there,
-   * such as a pool priced first or a price moved by other trades, is still in that state), its revert decoded and
-   * explained. Null when the node cannot replay it.
+   * Why a mined transaction reverted, for the person, its revert decoded and explained: from the node's trace of the
+   * transaction where it answers one (the devnet, a fork, many nodes), which saw the state the transaction met in its
+   * block; else the call replayed at the end of its block (a pool priced first is still priced there; a price moved
+   * by the trades before it may have moved on). Null when neither can be had.
    */
   private async whyReverted(hash: Hex, blockNumber: bigint): Promise<string | null> {
+    try {
+      const trace = (await this.chain.client.request({
+        method: 'debug_traceTransaction',
+        params: [hash, { disableMemory: true, disableStack: true, disableStorage: true }],
+      } as never)) as { failed?: boolean; returnValue?: string } | null;
+      if (trace?.failed && typeof trace.returnValue === 'string') {
+        const data = (trace.returnValue.startsWith('0x') ? trace.returnValue : `0x${trace.returnValue}`) as Hex;
+        const revert = revertOfData(data);
+        return explainRevert(revert.name, revert.args);
+      }
+    } catch {
+      // No tracing on this node: replay the call instead.
+    }
     try {
       const tx = await this.chain.client.getTransaction({ hash });
       await this.chain.client.call({
@@ -326,7 +340,8 @@ export class TransactionSender {
         gas: tx.gas,
         blockNumber,
       });
-      return explainRevert('reverted without a reason', []);
+      // It would pass now: what made it fail in its block (a price moved by the trades before it) has moved on.
+      return explainRevert('passes now', []);
     } catch (cause) {
       const revert = revertOf(cause);
       return revert ? explainRevert(revert.name, revert.args) : null;

@@ -1,6 +1,6 @@
-import { type Address, erc20Abi, type Hex, parseEventLogs } from 'viem';
+import { type Address, erc20Abi, type Hex, parseEventLogs, parseGwei } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RehearsalNode, rehearsalNode } from '../../scripts/rehearsal/rpcWallet';
+import { type RehearsalNode, RpcWallet, rehearsalNode, testKey } from '../../scripts/rehearsal/rpcWallet';
 import { TradeRouter } from '../../src-main/chain/generated/contracts';
 import { PERSON_OPTIONS, type RehearsalPerson, rehearsalPerson, uploadLogo } from '../support/rehearsalPerson';
 import { type RehearsalProcess, startRehearsalProcess } from '../support/rehearsalProcess';
@@ -217,6 +217,46 @@ describe('a default-slippage buy seen in the mempool by a sandwicher', () => {
     expect(buy.status).toBe('confirmed');
     expect(buy.received).toBeGreaterThanOrEqual(buy.limit);
     expect(BigInt(balanceSheet.netWei)).toBeLessThanOrEqual(0n);
+  });
+});
+
+describe('a buy pushed past its limit by trades in the same block', () => {
+  it('is told it moved past its limit, even when the price came back by the end of the block', async () => {
+    // A whale (account 9, its own wallet beside the app) that holds QUIET and may sell it through the router.
+    const wallet = new RpcWallet(node, testKey(9));
+    const build = async (path: string, body: Record<string, unknown>) => {
+      const built = await person.api('POST', path, { wallet: wallet.address, token: quiet, ...body });
+      expect(built.status, JSON.stringify(built.body)).toBe(200);
+      return built.body;
+    };
+    const send = (tx: { to: Address; data: Hex; value: string; gas?: string }, tipWei?: bigint) =>
+      wallet.send({
+        to: tx.to,
+        data: tx.data,
+        value: BigInt(tx.value),
+        ...(tx.gas ? { gas: BigInt(tx.gas) } : {}),
+        ...(tipWei ? { tipWei } : {}),
+      });
+    const landed = async (tx: Parameters<typeof send>[0]) =>
+      expect((await wallet.receipt((await send(tx)).hash))?.status).toBe('success');
+    await landed((await build('/build/buy', { amount: '3' })).tx);
+    for (const step of (await build('/build/sell', { amount: '1000' })).requires) await landed(step.tx);
+    const held = await balanceOf(quiet, wallet.address);
+
+    await nextBlocks(1);
+    const buy = await person.api('POST', '/build/buy', { wallet: person.address, token: quiet, amount: '0.3' });
+    expect(buy.status, JSON.stringify(buy.body)).toBe(200);
+    const up = await build('/build/buy', { amount: '3' });
+    const down = await build('/build/sell', { amount: (held / 10n ** 18n).toString() });
+    // Into one block: the whale's buy bids over the person; its sell, sent after the person's buy, bids the chain's
+    // minimum as the app does, so it comes after (a tie goes by arrival).
+    const sent = person.send(buy.body.tx, 'main', 'buy', 'Buy QUIET');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await send(up.tx, parseGwei('1'));
+    await send(down.tx, parseGwei('0.05'));
+    const settled = (await sent).settled;
+    expect(settled.status).toBe('reverted');
+    expect(settled.error).toMatch(/moved past your limit/);
   });
 });
 
