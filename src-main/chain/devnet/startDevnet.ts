@@ -106,6 +106,8 @@ export interface DevnetOptions {
 
 /** Empty blocks kept in one journal row at most (a run's timestamps are a short text of 0s and 1s). */
 const EMPTY_RUN_MAX = 4096;
+/** The latest the chain's clock may be moved to (9999-12-31 UTC): dates past it cannot be written or shown. */
+const LATEST_CLOCK = 253_402_300_799;
 /** Blocks `included` waits for a transaction before it gives up on it. */
 const INCLUDED_MAX_BLOCKS = 200;
 
@@ -442,6 +444,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
       throw new RpcError(-32602, `a timestamp is whole seconds since 1970, not ${timestamp}`);
     }
+    if (timestamp > LATEST_CLOCK) {
+      throw new RpcError(
+        -32602,
+        `timestamp ${timestamp} is past the year 9999; the chain's clock goes up to ${LATEST_CLOCK}`,
+      );
+    }
     const previous = Number((await latest()).timestamp);
     const earliest = atCadence ? previous : previous + 1;
     if (timestamp < earliest) {
@@ -526,6 +534,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       serialized(async () => {
         if (!Number.isSafeInteger(seconds) || seconds < 0) {
           throw new RpcError(-32602, `the clock moves forward by whole seconds, not ${seconds}`);
+        }
+        if (clock() + seconds > LATEST_CLOCK) {
+          throw new RpcError(
+            -32602,
+            `moving the clock ${seconds} seconds would take it past the year 9999; at most ${LATEST_CLOCK - clock()} more`,
+          );
         }
         offset += seconds;
         journalClock();
