@@ -1,3 +1,4 @@
+import { chainClockMs } from './chain/chainClock';
 import type { ChainContext } from './chain/connectChain';
 import type { Logger } from './log/createLogger';
 import { type AppChannel, type AppInfo, createAppChannel } from './services/appChannel';
@@ -47,9 +48,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     signers,
     activity,
     // A trade's deadline is judged on the chain's clock, which a rehearsal may have moved forward.
-    knownContractsGuard(chain.chainId, chain.addresses, options.builtApprovals, () =>
-      chain.devnet ? chain.devnet.clock() * 1000 : Date.now(),
-    ),
+    knownContractsGuard(chain.chainId, chain.addresses, options.builtApprovals, () => chainClockMs(chain.devnet)),
     challengeGuard(chain.chainId, options.now),
     log,
     options.now,

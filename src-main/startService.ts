@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { chainClockMs } from './chain/chainClock';
 import { type ChainContext, connectChain } from './chain/connectChain';
 import type { NetworkName } from './chain/networks';
 import { composeAppChannel } from './composeAppChannel';
@@ -231,7 +232,7 @@ export function composeServices(
   const market = new TokenMarket(chain, index, { pools: quotes, prices });
   // Earnings windows (24 h, 7 days, active in 30 days) are measured against trades' block times: the chain's clock,
   // which a rehearsal may have moved ahead of the wall clock.
-  const chainNowMs = () => (chain.devnet ? Math.max(chain.devnet.clock() * 1000, now()) : now());
+  const chainNowMs = () => chainClockMs(chain.devnet, now());
   const referralRecords = new ReferralRecords(
     db,
     settings,

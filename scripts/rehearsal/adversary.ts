@@ -37,6 +37,7 @@ import {
   SwapRouter,
   WETH9,
 } from '../../src-main/chain/generated/vendor';
+import { tracedRevertData } from '../../src-main/chain/tracedRevert';
 import { getSqrtRatioAtTick, MAX_TICK, MIN_TICK } from '../../src-main/core/math/tickMath';
 import { pairValueOf } from '../../src-main/core/swap/pairValueOf';
 import type { PoolState } from '../../src-main/core/swap/poolState';
@@ -197,11 +198,7 @@ function orderOf(...landed: Landed[]): string {
 /** The custom error a reverted transaction stopped with, replayed by the node's tracer. */
 async function revertReason(node: RehearsalNode, hash: Hex, abi: readonly unknown[]): Promise<string> {
   try {
-    const trace = await node.call<{ returnValue?: string }>('debug_traceTransaction', [
-      hash,
-      { disableMemory: true, disableStack: true, disableStorage: true },
-    ]);
-    const data = (trace.returnValue?.startsWith('0x') ? trace.returnValue : `0x${trace.returnValue ?? ''}`) as Hex;
+    const data = (await tracedRevertData((method, params) => node.call(method, params), hash)) ?? '0x';
     if (data === '0x') return 'reverted without a reason';
     try {
       const decoded = decodeErrorResult({ abi: abi as never, data });

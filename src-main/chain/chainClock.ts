@@ -11,3 +11,11 @@ export function chainNow(devnet: Pick<Devnet, 'clock'> | undefined, latestBlockT
   const clock = devnet ? devnet.clock() : Math.floor(Date.now() / 1000);
   return latestBlockTimestamp > BigInt(clock) ? latestBlockTimestamp : BigInt(clock);
 }
+
+/**
+ * The chain's clock in Unix ms for checks against times on the chain (a trade's deadline, trades' block times): the
+ * wall clock, or the devnet's clock where a rehearsal moved it ahead.
+ */
+export function chainClockMs(devnet: Pick<Devnet, 'clock'> | undefined, wallMs: number = Date.now()): number {
+  return devnet ? Math.max(devnet.clock() * 1000, wallMs) : wallMs;
+}

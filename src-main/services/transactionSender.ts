@@ -3,6 +3,7 @@ import { type Address, type Hex, keccak256, serializeTransaction, type Transacti
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { readFees } from '../chain/readFees';
+import { tracedRevertData } from '../chain/tracedRevert';
 import { explainRevert } from '../core/revertExplained';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { Signers } from '../signer/signers';
@@ -318,12 +319,11 @@ export class TransactionSender {
    */
   private async whyReverted(hash: Hex, blockNumber: bigint): Promise<string | null> {
     try {
-      const trace = (await this.chain.client.request({
-        method: 'debug_traceTransaction',
-        params: [hash, { disableMemory: true, disableStack: true, disableStorage: true }],
-      } as never)) as { failed?: boolean; returnValue?: string } | null;
-      if (trace?.failed && typeof trace.returnValue === 'string') {
-        const data = (trace.returnValue.startsWith('0x') ? trace.returnValue : `0x${trace.returnValue}`) as Hex;
+      const data = await tracedRevertData(
+        (method, params) => this.chain.client.request({ method, params } as never),
+        hash,
+      );
+      if (data !== undefined) {
         const revert = revertOfData(data);
         return explainRevert(revert.name, revert.args);
       }

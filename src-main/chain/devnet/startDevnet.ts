@@ -68,8 +68,6 @@ export interface Devnet {
   clockOffset(): number;
   /** Called after every block made through this devnet. Returns the function that unsubscribes. */
   onBlock(listener: (blockNumber: bigint) => void): () => void;
-  /** Called for every transaction that enters the mempool (at a cadence only). Returns the function that unsubscribes. */
-  onPending(listener: (hash: Hex) => void): () => void;
   /**
    * Runs reads between blocks: no block made through this devnet and no throw-away copy (`onCopy`) is under way while
    * `work` runs, so what it reads is the real chain, whole.
@@ -176,7 +174,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   }
 
   const listeners = new Set<(blockNumber: bigint) => void>();
-  const pendingListeners = new Set<(hash: Hex) => void>();
   // One block at a time: the timestamp chosen, the transaction sent and the journal entry written belong together.
   let queue: Promise<unknown> = Promise.resolve();
   function serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -224,10 +221,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     return { blockHash: block.hash, blockNumber: BigInt(block.number) };
   }
   /** Transactions the next block can take: those waiting for a nonce gap to fill cannot make it non-empty. */
-  const executable = async () => {
-    if (((await rpc('eth_pendingTransactions')) as unknown[]).length === 0) return 0;
-    return Number((await txpoolStatus(rpc)).pending);
-  };
+  const executable = async () => Number((await txpoolStatus(rpc)).pending);
   function announce(blockNumber: bigint): void {
     for (const listener of listeners) {
       try {
@@ -422,13 +416,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     }
     if (journal && seq !== undefined)
       forget(() => journal.complete(seq, hash, '0x'), 'a pending transaction is journaled without its hash');
-    for (const listener of pendingListeners) {
-      try {
-        listener(hash);
-      } catch (error) {
-        log.error(`devnet pending listener failed: ${String(error)}`);
-      }
-    }
     return hash;
   }
 
@@ -551,10 +538,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     onBlock(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
-    },
-    onPending(listener) {
-      pendingListeners.add(listener);
-      return () => pendingListeners.delete(listener);
     },
     between: (work) => serialized(work),
     onCopy: (work) =>
