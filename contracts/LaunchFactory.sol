@@ -28,15 +28,31 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
     address internal constant DEAD = 0x000000000000000000000000000000000000dEaD;
     uint160 internal constant MIN_SQRT_PRICE_LIMIT = 4295128740;
     uint160 internal constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
-    /// @dev Observations each launched pool keeps, so its recent average price is there for the buy-back.
-    uint16 internal constant OBSERVATIONS = 8;
-    /// @dev The buy-back's reference is the pool's average tick over this many seconds, up to the start of the block.
+    /// @dev Observations each launched pool keeps, so its recent average price is there for the buy-back. A pool
+    /// writes at most one a second (blocks that share a second share one), so on a token that trades in every block
+    /// at BSC's 0.75 s the ring holds the last 31 seconds or more. Growing it is paid once, by the launch (about 22k
+    /// gas a slot); a minute's worth (61 slots) would put a flat launch above its 6.5M gas target.
+    uint16 internal constant OBSERVATIONS = 32;
+    /// @dev The buy-back's reference is the pool's average tick over up to this many seconds, up to the start of the
+    /// block: the whole window on a quiet token, the oldest observation the ring still holds on a busy one.
     uint32 internal constant BUYBACK_WINDOW = 60;
+    /// @dev The shortest history the buy-back trusts. A busy pool's ring always reaches this far back (31 seconds at
+    /// one observation a second), so its buy-back never stops for want of history; a fresh pool waits this long.
+    uint32 internal constant BUYBACK_MIN_WINDOW = 30;
+    /// @dev When the launch takes over a pool someone priced first, it sells at most the supply over this into bids
+    /// found between that price and the opening price (0.001%, dust); more in the way refuses the launch
+    /// (`PoolOccupied`). Whoever placed such bids earns the pool fee on what they take and a share of the first buy's
+    /// fees while its price crosses them: about 1.5% of their bids, measured (test/contracts/attacks.test.ts), so
+    /// 1.5e-7 of the market cap at most, below the ~5.4M gas of making the pool (2.7e-4 BNB at BSC's 0.05 gwei) for
+    /// any launch under about 1,800 BNB of cap. A larger share would pay a searcher to do it to every launch.
+    uint256 internal constant TAKEOVER_DIVISOR = 100_000;
 
     /// @dev How a swap callback pays the pair currency.
     uint8 internal constant PAY_WRAPPED = 1;
     uint8 internal constant PAY_HELD = 2;
     uint8 internal constant PAY_FROM_CREATOR = 3;
+    uint8 internal constant PAY_SUPPLY = 4;
+    uint8 internal constant PAY_NOTHING = 5;
 
     /// @notice What the factory keeps of each launch: only the ranges it minted liquidity into.
     struct LaunchRecord {
@@ -77,23 +93,19 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         uint256 due = launchFee + (native ? p.firstBuy : 0);
         if (msg.value != due) revert WrongValue(msg.value, due);
 
-        // Refuse a pool someone priced before the launch, before anything is created: its price and any liquidity
-        // in it are the other party's, and the supply must meet neither. The check costs the creator little; making
-        // it fail cost the other party a pool.
         bytes32 salt = _salt(msg.sender, p.salt);
-        address predicted = _tokenAddress(salt, p.name, p.symbol, p.supply);
-        address pool = pancakeFactory.getPool(predicted, p.pair, p.fee);
-        if (pool != address(0)) {
-            (uint160 price,,,,,,) = IPancakeV3Pool(pool).slot0();
-            if (price != 0) revert PoolOccupied(pool);
-        }
-
+        address pool = pancakeFactory.getPool(_tokenAddress(salt, p.name, p.symbol, p.supply), p.pair, p.fee);
         token = address(new LaunchToken{salt: salt}(p.name, p.symbol, p.supply));
         bool tokenIs0 = token < p.pair;
         _checkRanges(p, spacing, tokenIs0);
 
+        uint160 opening = TickMath.sqrtPriceAtTick(p.openingTick);
+        uint256 proceeds;
         if (pool == address(0)) pool = pancakeFactory.createPool(token, p.pair, p.fee);
-        IPancakeV3Pool(pool).initialize(TickMath.sqrtPriceAtTick(p.openingTick));
+        (uint160 price,,,,,,) = IPancakeV3Pool(pool).slot0();
+        activePool = pool;
+        if (price == 0) IPancakeV3Pool(pool).initialize(opening);
+        else if (price != opening) proceeds = _takeOver(pool, token, p.pair, tokenIs0, price, opening, p.supply);
         IPancakeV3Pool(pool).increaseObservationCardinalityNext(OBSERVATIONS);
 
         LaunchRecord storage record = records[token];
@@ -102,11 +114,11 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         record.burnBps = p.burnBps;
         record.pool = pool;
         record.pair = p.pair;
-        activePool = pool;
         _laySupply(pool, p.ranges, token, tokenIs0, record);
         if (p.firstBuy > 0) _firstBuy(p, pool, token, tokenIs0, native);
         activePool = address(0);
         if (launchFee > 0) _payNative(wbnb, config.feeRecipient(), launchFee);
+        if (proceeds > 0) _payPair(p.pair, msg.sender, proceeds);
         emit Launched(
             token,
             msg.sender,
@@ -160,14 +172,7 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
             record.buybackPending = buyback;
         }
         if (tokenToRoyalty > 0) _safeTransfer(token, recipient, tokenToRoyalty);
-        if (pairToRoyalty > 0) {
-            if (pair == wbnb) {
-                IWBNB(wbnb).withdraw(pairToRoyalty);
-                _payNative(wbnb, recipient, pairToRoyalty);
-            } else {
-                _safeTransfer(pair, recipient, pairToRoyalty);
-            }
-        }
+        if (pairToRoyalty > 0) _payPair(pair, recipient, pairToRoyalty);
         emit Collected(
             token, recipient, pairFees, tokenFees, pairToRoyalty, tokenToRoyalty, tokensBurned, buyback
         );
@@ -213,6 +218,11 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
             _safeTransfer(wbnb, msg.sender, owed);
         } else if (mode == PAY_HELD) {
             _safeTransfer(pair, msg.sender, owed);
+        } else if (mode == PAY_SUPPLY) {
+            // `pair` is the launched token here: the takeover sells from the supply, within its budget.
+            _safeTransfer(pair, msg.sender, owed);
+        } else if (mode == PAY_NOTHING) {
+            revert PoolOccupied(msg.sender);
         } else {
             _safeTransferFrom(pair, payer, msg.sender, owed);
         }
@@ -261,6 +271,53 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         }
         Range calldata last = p.ranges[count - 1];
         if (total != BPS || (tokenIs0 ? last.tickUpper != top : last.tickLower != -top)) revert InvalidRanges();
+    }
+
+    /// @dev Takes over a pool someone created and priced before the launch (they saw it pending): moves its price to
+    /// the opening price with a swap, and the launch goes on as if it had made the pool. Nobody can hold the token
+    /// before this transaction, so the only liquidity anyone can have placed is the pair's, bids for the token: beside
+    /// the way when the pool was priced with the token cheap (the price then rises through empty ticks, for nothing),
+    /// possibly in the way when it was priced with the token dear. Bids in the way are filled from the supply, at their
+    /// own prices, all above the opening price, and the pair they pay goes to the creator; such a bidder bought tokens
+    /// dearer than anyone could just after the launch, and holds them in a position the first buy buys back from. At
+    /// most the supply over `TAKEOVER_DIVISOR` is sold so (dust): more bids in the way than that refuse the launch
+    /// (`PoolOccupied`); then their liquidity is what blocking it costs whoever placed them.
+    /// @return proceeds the pair the bids in the way paid, for the creator
+    function _takeOver(
+        address pool,
+        address token,
+        address pair,
+        bool tokenIs0,
+        uint160 price,
+        uint160 opening,
+        uint256 supply
+    ) internal returns (uint256 proceeds) {
+        // Token0's price rises with the pool's price.
+        bool tokenDear = tokenIs0 ? price > opening : price < opening;
+        // Selling token0 lowers the price; selling token1 raises it.
+        bool zeroForOne = tokenIs0 == tokenDear;
+        (int256 amount0, int256 amount1) = IPancakeV3Pool(pool).swap(
+            address(this),
+            zeroForOne,
+            tokenDear ? int256(supply / TAKEOVER_DIVISOR) : int256(1),
+            opening,
+            tokenDear ? abi.encode(PAY_SUPPLY, token, address(0)) : abi.encode(PAY_NOTHING, pair, address(0))
+        );
+        (uint160 moved,,,,,,) = IPancakeV3Pool(pool).slot0();
+        if (moved != opening) revert PoolOccupied(pool);
+        int256 paid = tokenIs0 ? amount1 : amount0;
+        proceeds = paid < 0 ? uint256(-paid) : 0;
+        emit PoolTakenOver(token, pool, uint256(tokenIs0 ? amount0 : amount1), proceeds);
+    }
+
+    /// @dev Pays the pair currency held here: BNB for WBNB (WBNB to a recipient that refuses BNB), else the token.
+    function _payPair(address pair, address to, uint256 amount) internal {
+        if (pair == wbnb) {
+            IWBNB(wbnb).withdraw(amount);
+            _payNative(wbnb, to, amount);
+        } else {
+            _safeTransfer(pair, to, amount);
+        }
     }
 
     /// @dev Mints each range's share of the supply; the last range takes all that remains, dust included, and what
@@ -351,16 +408,27 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         bought = uint256(-(tokenIs0 ? amount0 : amount1));
     }
 
-    /// @dev The pool's average tick over the last `BUYBACK_WINDOW` seconds, rounded down; unknown while its
-    /// observations do not reach that far back.
+    /// @dev The pool's average tick up to the start of this second (no trade in it counts), over `BUYBACK_WINDOW`
+    /// seconds or, on a pool whose ring of observations does not reach that far back (one that trades every second),
+    /// since its oldest observation; rounded down. Unknown while the history is shorter than `BUYBACK_MIN_WINDOW`.
     function _averageTick(address pool) internal view returns (bool known, int24 tick) {
+        (,, uint16 index, uint16 cardinality,,,) = IPancakeV3Pool(pool).slot0();
+        // The oldest observation follows the newest in the ring, once the ring has gone round; before, it is the first.
+        (uint32 oldest,,, bool initialized) = IPancakeV3Pool(pool).observations((index + 1) % cardinality);
+        if (!initialized) (oldest,,,) = IPancakeV3Pool(pool).observations(0);
+        uint32 age;
+        unchecked {
+            age = uint32(block.timestamp) - oldest;
+        }
+        if (age < BUYBACK_MIN_WINDOW) return (false, 0);
+        uint32 window = age < BUYBACK_WINDOW ? age : BUYBACK_WINDOW;
         uint32[] memory ago = new uint32[](2);
-        ago[0] = BUYBACK_WINDOW;
+        ago[0] = window;
         try IPancakeV3Pool(pool).observe(ago) returns (int56[] memory cumulatives, uint160[] memory) {
             int56 delta = cumulatives[1] - cumulatives[0];
-            int56 window = int56(uint56(BUYBACK_WINDOW));
-            int56 mean = delta / window;
-            if (delta < 0 && delta % window != 0) mean--;
+            int56 span = int56(uint56(window));
+            int56 mean = delta / span;
+            if (delta < 0 && delta % span != 0) mean--;
             return (true, int24(mean));
         } catch {
             return (false, 0);

@@ -7,10 +7,12 @@ import {IPayments} from "./IPayments.sol";
 /// @notice Launches a token in one transaction: creates it at an address known in advance, opens its PancakeSwap V3
 /// pool at the asked tick, lays the whole supply across 1 to 4 single-sided ranges that nobody can ever withdraw,
 /// optionally makes a first buy (a trade: it pays the site fee) split among recipients, and takes the launch fee. A
-/// pool that someone created but did not price is used; one that someone priced first is refused (`PoolOccupied`),
-/// so no supply ever meets liquidity placed before the launch: launch again with another salt. Later, anyone may
-/// collect the positions' trading fees, which pay the creator's royalty, with `burnBps` of it bought back and burned
-/// at a price the pool's own recent average bounds.
+/// pool that someone created before the launch (seeing it pending) is used, and if they priced it, taken over: its
+/// price is moved to the opening price, through empty ticks for nothing, or selling up to 0.001% of the supply into bids
+/// placed in the way, at their prices, all above the opening price (`PoolTakenOver`; what they paid goes to the
+/// creator). More bids in the way than that refuse the launch (`PoolOccupied`): launch again with another salt.
+/// Later, anyone may collect the positions' trading fees, which pay the creator's royalty, with `burnBps` of it
+/// bought back and burned at a price the pool's own recent average bounds.
 interface ILaunchFactory is IPayments {
     /// @notice A slice of the supply over [tickLower, tickUpper], `bps` of the supply (all ranges add to 10,000).
     struct Range {
@@ -79,7 +81,8 @@ interface ILaunchFactory is IPayments {
     error FirstBuyTooSmall(uint256 tokens, uint256 minTokens);
     /// @dev The pool could not take the whole first buy.
     error FirstBuyNotFilled(uint256 spent, uint256 asked);
-    /// @dev Someone priced the token's pool before the launch; the launch creates nothing. Launch with another salt.
+    /// @dev Someone priced the token's pool before the launch and placed bids between its price and the opening price
+    /// that would take more than 0.001% of the supply; the launch creates nothing. Launch with another salt.
     error PoolOccupied(address pool);
     /// @dev A pool callback came from an address that is not the pool being worked on.
     error NotPool();
@@ -104,6 +107,10 @@ interface ILaunchFactory is IPayments {
         Range[] ranges
     );
 
+    /// @notice The launch took over a pool someone had priced before it: it moved the price to the opening price,
+    /// selling `tokensSold` of the supply into bids in the way for `proceeds` of the pair, paid to the creator.
+    event PoolTakenOver(address indexed token, address indexed pool, uint256 tokensSold, uint256 proceeds);
+
     /// @notice The launch's first buy: `spent` of the pair (the site fee `siteFee` included, as a router buy's
     /// `pairAmount`) for `tokens`, split among the recipients.
     event FirstBuy(address indexed token, uint256 spent, uint256 tokens, uint256 siteFee);
@@ -126,9 +133,10 @@ interface ILaunchFactory is IPayments {
     function launch(LaunchParams calldata params) external payable returns (address token);
 
     /// @notice Collects a launched token's trading fees and pays the royalty; anyone may call it. The burn share of
-    /// the pair fees buys the token back, but never above the pool's average price of the last minute (up to the
-    /// start of the block) plus half a tick spacing, nor by more than half a spacing at once: what that leaves is kept
-    /// for the next `collect`.
+    /// the pair fees buys the token back, but never above the pool's average price (up to the start of the second:
+    /// over the last minute, or on a pool that trades every second over the 31 seconds or more its observations
+    /// reach back, and not before 30 seconds of history) plus half a tick spacing, nor by more than half a spacing
+    /// at once: what that leaves is kept for the next `collect`.
     function collect(address token) external;
 
     /// @notice The pair currency kept for a token's next buy-back.

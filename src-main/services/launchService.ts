@@ -19,6 +19,7 @@ import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
 import { readFees } from '../chain/readFees';
 import { ApiError, type ErrorCode } from '../core/errors';
 import { type LaunchPlan, type LaunchPlanInput, planLaunch } from '../core/launch/planLaunch';
+import { launchGasLimit } from '../core/launch/takeoverGas';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
 import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
 import type { Step } from './buildService';
@@ -223,6 +224,8 @@ export class LaunchService {
           `the launch needs ${gas} gas with its margin; one transaction may use ${this.maxTxGas}`,
         );
       }
+      // Room to take over the pool should someone price it while the launch waits (unused gas is not paid).
+      gas = launchGasLimit(gas, facts.feeTier, this.maxTxGas);
       tx.gas = gas.toString();
       simulation = { ran: true, ok: true };
     }
@@ -327,7 +330,10 @@ export class LaunchService {
     throw new ApiError('INTERNAL', 'no free token address was found');
   }
 
-  /** Whether someone created and priced the token's pool already: the factory would refuse it (PoolOccupied). */
+  /**
+   * Whether someone created and priced the token's pool already. The factory would take it over (for more gas) or,
+   * with bids in the way, refuse it (PoolOccupied): another salt avoids both.
+   */
   private async poolPriced(pancakeFactory: Address, token: Address, pair: Address, feeTier: number): Promise<boolean> {
     const { client } = this.chain;
     const pool = await chainRead("the token's pool", () =>

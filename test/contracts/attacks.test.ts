@@ -3,6 +3,7 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
+  formatEther,
   type Hash,
   type PublicClient,
   parseEther,
@@ -15,7 +16,9 @@ import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevne
 import { DevStablecoin, LaunchFactory, Sandwicher } from '../../src-main/chain/generated/contracts';
 import { NonfungiblePositionManager, PancakeV3Pool, WETH9 } from '../../src-main/chain/generated/vendor';
 import { devnetChain } from '../../src-main/chain/networks';
+import { launchGasLimit } from '../../src-main/core/launch/takeoverGas';
 import { getSqrtRatioAtTick } from '../../src-main/core/math/tickMath';
+import { MAX_TX_GAS } from '../../src-main/services/launchService';
 import { launcher, SPACING } from '../support/launcher';
 import { routerDriver } from '../support/routerDriver';
 
@@ -143,64 +146,125 @@ describe('pool pre-creation snipe', () => {
     });
   }
 
-  for (const tokenIs0 of [true, false]) {
-    for (const inTheWay of [true, false]) {
-      for (const bnb of [parseEther('5'), parseEther('15')]) {
-        const side = tokenIs0 === inTheWay ? 'above' : 'below';
-        it(`token${tokenIs0 ? 0 : 1}, pool priced ${side}, ${bnb / 10n ** 18n} BNB of bids ${inTheWay ? 'in the way' : 'beside it'}: the launch refuses the pool cheaply and the attacker gets no supply`, async () => {
-          const options = {
-            tokenIs0,
-            openingTick: OPENING,
-            saltSeed: `snipe-${tokenIs0}-${inTheWay}-${bnb}`,
-            firstBuy: parseEther('1'),
-            minTokens: 1n,
-          };
-          const planned = await l.plan(options);
-          const { wbnb, factory } = devnet.contracts;
-          const attackerAddress = account(ATTACKER).address;
-          // The creator's gas limit comes from a simulation before the attack, as the build's would.
-          const creatorGas =
-            ((await client.estimateContractGas({
-              account: planned.creator,
-              address: factory,
-              abi: LaunchFactory.abi,
-              functionName: 'launch',
-              args: [{ ...planned.params, firstBuy: options.firstBuy, minTokens: 1n }],
-              value: options.firstBuy,
-            })) *
-              12n) /
-            10n;
-          const wbnbBefore = await balanceOf(wbnb, attackerAddress);
-          const bnbBefore = await client.getBalance({ address: attackerAddress });
-          const position = await occupy(planned.token, planned.params.openingTick, tokenIs0, inTheWay, bnb);
-
-          // Simulated now, the launch is refused with its own error, which the build reads to pick a fresh salt.
-          expect(await l.launch(options).then((r) => r.result)).toBe('PoolOccupied');
-          // The creator's launch, sent before the attack, lands after the attacker's transactions.
-          const sent = await wallet(2).writeContract({
-            address: factory,
-            abi: LaunchFactory.abi,
-            functionName: 'launch',
-            args: [{ ...planned.params, firstBuy: options.firstBuy, minTokens: 1n }],
-            value: options.firstBuy,
-            gas: creatorGas,
-          });
-          const receipt = await client.getTransactionReceipt({ hash: sent });
-          expect(receipt.status).toBe('reverted');
-          // Making the launch fail cost the attacker more gas than it cost the creator.
-          expect(receipt.gasUsed < position.gas / 4n, `creator ${receipt.gasUsed}, attacker ${position.gas}`).toBe(
-            true,
-          );
-
-          await withdraw(position.tokenId, position.liquidity);
-          // No supply left the factory for the attacker, and every wei of their bids came back: nothing gained.
-          const code = await client.getCode({ address: planned.token });
-          if (code && code !== '0x') expect(await balanceOf(planned.token, attackerAddress)).toBe(0n);
-          const wbnbAfter = await balanceOf(wbnb, attackerAddress);
-          const bnbAfter = await client.getBalance({ address: attackerAddress });
-          expect(wbnbAfter + bnbAfter <= wbnbBefore + bnbBefore).toBe(true);
-        });
+  /** What `from` paid for gas in the blocks since `fromBlock` (the devnet mines one transaction a block). */
+  async function gasPaidSince(from: Address, fromBlock: bigint) {
+    let paid = 0n;
+    const latest = await client.getBlockNumber({ cacheTime: 0 });
+    for (let n = fromBlock; n <= latest; n++) {
+      const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
+      for (const tx of block.transactions) {
+        if (tx.from.toLowerCase() !== from.toLowerCase()) continue;
+        const receipt = await client.getTransactionReceipt({ hash: tx.hash });
+        paid += receipt.gasUsed * receipt.effectiveGasPrice;
       }
+    }
+    return paid;
+  }
+
+  /** The attacker's BNB and WBNB together. */
+  const holdings = async () => {
+    const who = account(ATTACKER).address;
+    return (await balanceOf(devnet.contracts.wbnb, who)) + (await client.getBalance({ address: who }));
+  };
+
+  /** The creator's launch as its build made it before the attack (gas from that simulation), sent after it. */
+  async function launchAfterAttack(options: Parameters<typeof l.plan>[0]) {
+    const planned = await l.plan(options);
+    const request = {
+      account: planned.creator,
+      address: devnet.contracts.factory,
+      abi: LaunchFactory.abi,
+      functionName: 'launch',
+      args: [{ ...planned.params }],
+      value: planned.params.firstBuy,
+    } as const;
+    const gas = launchGasLimit(((await client.estimateContractGas(request)) * 12n) / 10n, 10000, MAX_TX_GAS);
+    return { planned, send: () => wallet(2).writeContract({ ...request, gas }) };
+  }
+
+  for (const tokenIs0 of [true, false]) {
+    const side = (inTheWay: boolean) => (tokenIs0 === inTheWay ? 'dear' : 'cheap');
+    for (const bnb of [parseEther('0.0002'), parseEther('5'), parseEther('15')]) {
+      it(`token${tokenIs0 ? 0 : 1}, ${formatEther(bnb)} BNB of bids in the way of a pool priced with the token dear: the launch is refused, and blocking it locked that liquidity`, async () => {
+        const options = {
+          tokenIs0,
+          openingTick: OPENING,
+          saltSeed: `snipe-${tokenIs0}-${bnb}`,
+          firstBuy: parseEther('1'),
+          minTokens: 1n,
+        };
+        const { planned, send } = await launchAfterAttack(options);
+        const before = await holdings();
+        const position = await occupy(planned.token, planned.params.openingTick, tokenIs0, true, bnb);
+        // Simulated now, the launch is refused with its own error, which the build reads to pick a fresh salt.
+        expect(await l.launch(options).then((r) => r.result)).toBe('PoolOccupied');
+        const receipt = await client.getTransactionReceipt({ hash: await send() });
+        expect(receipt.status).toBe('reverted');
+        console.log(
+          `blocking a launch (token${tokenIs0 ? 0 : 1}) took ${position.gas} gas and ${bnb} wei of bids in the way; the creator lost ${receipt.gasUsed} gas`,
+        );
+        expect(receipt.gasUsed < position.gas / 2n, `creator ${receipt.gasUsed}, attacker ${position.gas}`).toBe(true);
+        await withdraw(position.tokenId, position.liquidity);
+        // No supply left for the attacker, and the bids came back whole: nothing gained for the gas.
+        const code = await client.getCode({ address: planned.token });
+        if (code && code !== '0x') expect(await balanceOf(planned.token, account(ATTACKER).address)).toBe(0n);
+        expect((await holdings()) <= before).toBe(true);
+      });
+    }
+
+    // Bids beside the way, and bids in the way up to the takeover's dust (0.001% of the supply, about 0.0001 BNB at
+    // this launch's price): the launch takes the pool over and opens at the asked price. The attacker then plays
+    // their best hand: withdraw at once and sell what they hold; what they end with is compared with the gas of
+    // making the pool at BSC's lowest price (0.05 gwei), before the gas they paid here.
+    for (const [inTheWay, bnb] of [
+      [false, parseEther('5')],
+      [true, parseEther('0.00009')],
+      [true, parseEther('0.00002')],
+    ] as const) {
+      it(`token${tokenIs0 ? 0 : 1}, pool priced with the token ${side(inTheWay)}, ${formatEther(bnb)} BNB of bids ${inTheWay ? 'in the way' : 'beside it'}: the launch takes the pool over at the asked price and the attacker gains less than their gas`, async () => {
+        const options = {
+          tokenIs0,
+          openingTick: OPENING,
+          saltSeed: `takeover-${tokenIs0}-${inTheWay}-${bnb}`,
+          firstBuy: parseEther('1'),
+          minTokens: 1n,
+        };
+        const { planned, send } = await launchAfterAttack(options);
+        const attackerAddress = account(ATTACKER).address;
+        const before = await holdings();
+        const fromBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
+        const position = await occupy(planned.token, planned.params.openingTick, tokenIs0, inTheWay, bnb);
+        const receipt = await client.getTransactionReceipt({ hash: await send() });
+        expect(receipt.status).toBe('success');
+        const [launched] = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'Launched' });
+        const [takeover] = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'PoolTakenOver' });
+        expect(takeover?.args.tokensSold ?? -1n).toBeLessThanOrEqual(planned.params.supply / 100_000n);
+        if (!inTheWay) expect(takeover?.args.tokensSold).toBe(0n);
+        else expect(takeover?.args.proceeds ?? 0n).toBeGreaterThan(0n);
+        // The first buy met the asked opening price: the pool's price before it was the opening price.
+        expect(launched?.args.openingTick).toBe(planned.params.openingTick);
+
+        await withdraw(position.tokenId, position.liquidity);
+        const tokens = await balanceOf(planned.token, attackerAddress);
+        if (tokens > 0n) {
+          const d = routerDriver(devnet, client);
+          await d.allowRouter(ATTACKER, planned.token);
+          const pool = launched?.args.pool as Address;
+          await d.trade(
+            ATTACKER,
+            'sellExactIn',
+            d.params({ token: planned.token, pair: devnet.contracts.wbnb, pool }, tokens, 0n),
+          );
+        }
+        const after = await holdings();
+        // What the attack itself earned: the change in holdings with the gas paid on this devnet added back.
+        const earned = after - before + (await gasPaidSince(attackerAddress, fromBlock));
+        const makingThePool = position.gas * 50_000_000n; // at 0.05 gwei
+        console.log(
+          `takeover (token${tokenIs0 ? 0 : 1}, ${inTheWay ? 'in the way' : 'beside'}, ${bnb} wei): the attacker earned ${earned} wei before gas; making the pool costs ${makingThePool} wei at 0.05 gwei`,
+        );
+        expect(earned < makingThePool, `earned ${earned}, gas ${makingThePool}`).toBe(true);
+      });
     }
   }
 });

@@ -25,8 +25,10 @@ import {
 } from '../../src-main/chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool } from '../../src-main/chain/generated/vendor';
 import { devnetChain } from '../../src-main/chain/networks';
-import { getSqrtRatioAtTick } from '../../src-main/core/math/tickMath';
-import { launcher } from '../support/launcher';
+import { launchGasLimit } from '../../src-main/core/launch/takeoverGas';
+import { getSqrtRatioAtTick, MAX_TICK } from '../../src-main/core/math/tickMath';
+import { MAX_TX_GAS } from '../../src-main/services/launchService';
+import { launcher, SPACING } from '../support/launcher';
 import { revertName } from '../support/revertName';
 import { routerDriver } from '../support/routerDriver';
 
@@ -390,33 +392,102 @@ describe('LaunchFactory against a front-run pool', () => {
     expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
   });
 
-  for (const direction of ['above', 'below', 'at'] as const) {
-    it(`refuses a pool someone priced ${direction} the opening tick first, creating nothing`, async () => {
-      const planned = await l.plan({ tokenIs0: true });
-      const { pancakeFactory, wbnb } = devnet.contracts;
-      const attacker = wallet(7);
+  /** Creates the token's pool from another account and prices it at `tick` (in pool ticks), as a front-runner does. */
+  async function priceFirst(planned: Awaited<ReturnType<typeof l.plan>>, tick: number) {
+    const { pancakeFactory } = devnet.contracts;
+    const attacker = wallet(7);
+    const { pair, fee } = planned.params;
+    const hashes = [
       await attacker.writeContract({
         address: pancakeFactory,
         abi: PancakeV3Factory.abi,
         functionName: 'createPool',
-        args: [planned.token, wbnb, 10000],
-      });
-      const pool = (await client.readContract({
-        address: pancakeFactory,
-        abi: PancakeV3Factory.abi,
-        functionName: 'getPool',
-        args: [planned.token, wbnb, 10000],
-      })) as Address;
-      const shift = direction === 'above' ? 100000 : direction === 'below' ? -100000 : 0;
+        args: [planned.token, pair, fee],
+      }),
+    ];
+    const pool = (await client.readContract({
+      address: pancakeFactory,
+      abi: PancakeV3Factory.abi,
+      functionName: 'getPool',
+      args: [planned.token, pair, fee],
+    })) as Address;
+    hashes.push(
       await attacker.writeContract({
         address: pool,
         abi: PancakeV3Pool.abi,
         functionName: 'initialize',
-        args: [getSqrtRatioAtTick(planned.params.openingTick + shift)],
+        args: [getSqrtRatioAtTick(tick)],
+      }),
+    );
+    let gas = 0n;
+    for (const hash of hashes) gas += (await client.getTransactionReceipt({ hash })).gasUsed;
+    return { pool, gas };
+  }
+
+  for (const tokenIs0 of [true, false]) {
+    for (const direction of ['dear', 'cheap', 'at'] as const) {
+      it(`takes over an empty pool someone priced with the token ${direction === 'at' ? 'at its opening price' : direction} (token${tokenIs0 ? 0 : 1}), opening at the asked tick`, async () => {
+        const planned = await l.plan({ tokenIs0, firstBuy: parseEther('0.5') });
+        // In pool ticks the token's price rises with the tick when it is token0.
+        const dearer = direction === 'dear' ? 100000 : direction === 'cheap' ? -100000 : 0;
+        const { pool } = await priceFirst(planned, planned.params.openingTick + (tokenIs0 ? dearer : -dearer));
+        const alone = await l.plan({ tokenIs0, firstBuy: parseEther('0.5'), saltSeed: 'alone' });
+        const launched = await l.launch({ tokenIs0, firstBuy: parseEther('0.5') });
+        expect(launched.result).toBe('ok');
+        expect(launched.pool).toBe(pool);
+        const receipt = await client.getTransactionReceipt({ hash: launched.hash ?? '0x' });
+        const takeovers = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'PoolTakenOver' });
+        expect(takeovers.map((e) => [e.args.tokensSold, e.args.proceeds])).toEqual(
+          direction === 'at' ? [] : [[0n, 0n]],
+        );
+        // The first buy met the launch's own supply at the asked price: as many tokens as the same launch on a new pool.
+        const [firstBuy] = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'FirstBuy' });
+        const control = await l.launch({ tokenIs0, firstBuy: parseEther('0.5'), saltSeed: 'alone' });
+        expect(control.token).toBe(alone.token);
+        const controlReceipt = await client.getTransactionReceipt({ hash: control.hash ?? '0x' });
+        const [controlBuy] = parseEventLogs({
+          abi: LaunchFactory.abi,
+          logs: controlReceipt.logs,
+          eventName: 'FirstBuy',
+        });
+        expect(firstBuy?.args.tokens).toBe(controlBuy?.args.tokens);
+        expect(await balanceOf(planned.token, devnet.contracts.factory)).toBe(0n);
       });
-      expect((await l.launch({ tokenIs0: true })).result).toBe('PoolOccupied');
-      // Another salt gives another token and another pool: the launch goes through.
-      expect((await l.launch({ tokenIs0: true, saltSeed: 'fresh' })).result).toBe('ok');
+    }
+  }
+
+  // The far end of the tick range is the griefer's best move against the takeover: every word of the tick bitmap
+  // between there and the opening price is read on the way. The launch, with the gas limit its build gave it before
+  // the griefer acted (launchGasLimit), still lands. At the 0.01% tier the transaction cap bounds the walk: about
+  // 300,000 ticks of the 1.77 million.
+  for (const fee of [10000, 2500, 500, 100]) {
+    it(`takes over a ${fee / 10000}% pool priced ${fee === 100 ? '300,000 ticks away' : 'at the far end of the range'}, within the gas its build set`, async () => {
+      const planned = await l.plan({ tokenIs0: true, fee });
+      const spacing = SPACING[fee] ?? 1;
+      const far = fee === 100 ? planned.params.openingTick + 300_000 : Math.floor((MAX_TICK - 1) / spacing) * spacing;
+      const request = {
+        account: planned.creator,
+        address: devnet.contracts.factory,
+        abi: LaunchFactory.abi,
+        functionName: 'launch',
+        args: [planned.params],
+      } as const;
+      const estimated = await client.estimateContractGas(request);
+      const gas = launchGasLimit((estimated * 12n) / 10n, fee, MAX_TX_GAS);
+      await priceFirst(planned, far);
+      const hash = await createWalletClient({
+        account: planned.creator,
+        chain: devnetChain,
+        transport: custom(devnet.provider),
+      }).writeContract({ ...request, gas });
+      const receipt = await client.getTransactionReceipt({ hash });
+      expect(receipt.status).toBe('success');
+      const [event] = parseEventLogs({ abi: LaunchFactory.abi, logs: receipt.logs, eventName: 'Launched' });
+      const [sqrtPriceX96] = await slot0(event?.args.pool ?? '0x');
+      expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
+      console.log(
+        `takeover from tick ${far} at fee ${fee}: ${receipt.gasUsed} gas used of the ${gas} its build set (the launch alone, making its own pool: ${estimated})`,
+      );
     });
   }
 });
@@ -473,7 +544,7 @@ describe('LaunchFactory.collect', () => {
     expect(event.args.tokensBurned).toBe(0n);
   });
 
-  it('keeps the buy-back while the pool has under a minute of history, then buys back and burns at a fair price', async () => {
+  it('keeps the buy-back while the pool has under 30 seconds of history, then buys back and burns at a fair price', async () => {
     const { wbnb, factory } = devnet.contracts;
     const launched = await l.launch({ creator: 3, burnBps: 5000 });
     if (!launched.pool) throw new Error('no pool');
