@@ -239,8 +239,8 @@ describe('npm run inspect', () => {
 
     const sell = await inspect(builds.sell, '--deployments', noDeployments);
     expect(sell.code, sell.stdout + sell.stderr).toBe(0);
-    expect(sell.stdout).toContain('Step 1 of 2: approve-permit2');
-    expect(sell.stdout).toContain('Step 2 of 2: approve-router');
+    expect(sell.stdout).toContain('Step 1 of 1: approve-router');
+    expect(sell.stdout).not.toContain('approve-permit2');
     expect(sell.stdout).toContain('function: sellExactIn');
     expect(sell.stdout).toContain('amount: pays exactly 1000 MCAT');
     expect(sell.stdout).toContain(`receives at least ${builds.sell.limit.amount} BNB`);
@@ -294,9 +294,7 @@ describe('npm run inspect', () => {
         {
           ...sell,
           requires: sell.requires.map((step: any, i: number) =>
-            i === 0
-              ? { ...step, tx: { ...step.tx, data: flipByteOf(step.tx.data, settings.contracts.permit2) } }
-              : step,
+            i === 0 ? { ...step, tx: { ...step.tx, data: flipByteOf(step.tx.data, settings.contracts.router) } } : step,
           ),
         },
         'spender-known',

@@ -10,6 +10,8 @@ abstract contract ERC20 {
     error InsufficientAllowance(address spender, uint256 allowance, uint256 needed);
     /// @dev Transfers to the zero address are refused; burn by sending to the dead address instead.
     error ZeroRecipient();
+    /// @dev The spender's allowance is built in at infinity and cannot be set (see `_unlimitedSpender`).
+    error AllowanceFixed(address spender);
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -18,7 +20,7 @@ abstract contract ERC20 {
     string public symbol;
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
+    mapping(address => mapping(address => uint256)) internal allowances;
 
     constructor(string memory name_, string memory symbol_) {
         name = name_;
@@ -34,22 +36,35 @@ abstract contract ERC20 {
         return true;
     }
 
+    /// @notice What `spender` may still move of `owner`'s tokens.
+    function allowance(address owner, address spender) external view returns (uint256) {
+        return _unlimitedSpender(spender) ? type(uint256).max : allowances[owner][spender];
+    }
+
     function approve(address spender, uint256 amount) external returns (bool) {
-        allowance[msg.sender][spender] = amount;
+        if (_unlimitedSpender(spender) && amount != type(uint256).max) revert AllowanceFixed(spender);
+        allowances[msg.sender][spender] = amount;
         emit Approval(msg.sender, spender, amount);
         return true;
     }
 
     function transferFrom(address from, address to, uint256 amount) public virtual returns (bool) {
-        uint256 allowed = allowance[from][msg.sender];
-        if (allowed != type(uint256).max) {
-            if (allowed < amount) revert InsufficientAllowance(msg.sender, allowed, amount);
-            unchecked {
-                allowance[from][msg.sender] = allowed - amount;
+        if (!_unlimitedSpender(msg.sender)) {
+            uint256 allowed = allowances[from][msg.sender];
+            if (allowed != type(uint256).max) {
+                if (allowed < amount) revert InsufficientAllowance(msg.sender, allowed, amount);
+                unchecked {
+                    allowances[from][msg.sender] = allowed - amount;
+                }
             }
         }
         _transfer(from, to, amount);
         return true;
+    }
+
+    /// @dev A spender every holder allows without limit, built in; none unless the token says so.
+    function _unlimitedSpender(address) internal view virtual returns (bool) {
+        return false;
     }
 
     function _transfer(address from, address to, uint256 amount) internal {

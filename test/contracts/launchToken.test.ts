@@ -2,6 +2,7 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
+  maxUint256,
   type PublicClient,
   parseEther,
   toFunctionSelector,
@@ -9,8 +10,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import { LaunchToken } from '../../src-main/chain/generated/contracts';
-import { devnetChain } from '../../src-main/chain/networks';
+import { IPermit2, LaunchToken } from '../../src-main/chain/generated/contracts';
+import { devnetChain, PERMIT2_ADDRESS } from '../../src-main/chain/networks';
 import { revertName } from '../support/revertName';
 
 let devnet: Devnet;
@@ -101,5 +102,105 @@ describe('LaunchToken', () => {
         }),
       ),
     ).toBe('ok');
+  });
+
+  it("lets Permit2 move a holder's tokens for a spender the holder approved in Permit2, and nobody else", async () => {
+    const holder = privateKeyToAccount(devnet.accounts[2]?.privateKey ?? '0x');
+    const spender = privateKeyToAccount(devnet.accounts[3]?.privateKey ?? '0x');
+    const stranger = privateKeyToAccount(devnet.accounts[4]?.privateKey ?? '0x');
+    const walletOf = (account: typeof holder) =>
+      createWalletClient({ account, chain: devnetChain, transport: custom(devnet.provider) });
+    const hash = await walletOf(holder).deployContract({
+      abi: LaunchToken.abi,
+      bytecode: LaunchToken.bytecode,
+      args: ['T', 'T', 100n],
+    });
+    const address = (await client.getTransactionReceipt({ hash })).contractAddress;
+    if (!address) throw new Error('not deployed');
+    const token = { address, abi: LaunchToken.abi } as const;
+    const permit2 = { address: PERMIT2_ADDRESS, abi: IPermit2.abi } as const;
+    expect(
+      await client.readContract({ ...token, functionName: 'allowance', args: [holder.address, PERMIT2_ADDRESS] }),
+    ).toBe(maxUint256);
+    // It cannot be lowered, so nobody believes they revoked it; setting it to what it is changes nothing.
+    for (const amount of [0n, 5n]) {
+      expect(
+        await revertName(
+          client.simulateContract({
+            ...token,
+            account: holder,
+            functionName: 'approve',
+            args: [PERMIT2_ADDRESS, amount],
+          }),
+        ),
+      ).toBe('AllowanceFixed');
+    }
+    expect(
+      await revertName(
+        client.simulateContract({
+          ...token,
+          account: holder,
+          functionName: 'approve',
+          args: [PERMIT2_ADDRESS, maxUint256],
+        }),
+      ),
+    ).toBe('ok');
+    // Through Permit2 without its approval of the spender: refused by Permit2, for the spender as for a stranger.
+    for (const who of [spender, stranger]) {
+      expect(
+        await revertName(
+          client.simulateContract({
+            ...permit2,
+            account: who,
+            functionName: 'transferFrom',
+            args: [holder.address, who.address, 1n, address],
+          }),
+        ),
+      ).not.toBe('ok');
+    }
+    // The holder's one approval, in Permit2, names the spender, an amount and an end date.
+    const expiry = Number((await client.getBlock()).timestamp) + 3600;
+    await walletOf(holder).writeContract({
+      ...permit2,
+      functionName: 'approve',
+      args: [address, spender.address, 30n, expiry],
+    });
+    await walletOf(spender).writeContract({
+      ...permit2,
+      functionName: 'transferFrom',
+      args: [holder.address, spender.address, 30n, address],
+    });
+    expect(await client.readContract({ ...token, functionName: 'balanceOf', args: [spender.address] })).toBe(30n);
+    expect(
+      await revertName(
+        client.simulateContract({
+          ...permit2,
+          account: spender,
+          functionName: 'transferFrom',
+          args: [holder.address, spender.address, 1n, address],
+        }),
+      ),
+    ).not.toBe('ok');
+    expect(
+      await revertName(
+        client.simulateContract({
+          ...permit2,
+          account: stranger,
+          functionName: 'transferFrom',
+          args: [holder.address, stranger.address, 1n, address],
+        }),
+      ),
+    ).not.toBe('ok');
+    // Any other spender still needs the holder's own approval of the token.
+    expect(
+      await revertName(
+        client.simulateContract({
+          ...token,
+          account: stranger,
+          functionName: 'transferFrom',
+          args: [holder.address, stranger.address, 1n],
+        }),
+      ),
+    ).toBe('InsufficientAllowance');
   });
 });

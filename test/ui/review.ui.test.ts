@@ -115,9 +115,11 @@ describe('the review screen', () => {
   });
 
   it('needs a tick for an unlimited approval before Sign is enabled', async () => {
-    const { page, errors } = await tokenPage(f.bnbToken.token);
-    await trade(page, 'sell', '100');
-    // The first step of a first sell lets Permit2 move the token: unlimited, so a warning to tick.
+    // A token launched here builds Permit2's allowance in, so the unlimited approval shows where one is still
+    // needed: the first buy paid in USDT, whose first step lets Permit2 move the USDT.
+    const { page, errors } = await tokenPage(f.usdtToken.token);
+    await trade(page, 'buy', '5');
+    // Unlimited, so a warning to tick.
     // Named for what it allows, not by the build's step id ('approve-permit2').
     expect(await page.getByTestId('review-step').textContent()).toMatch(/^Step 1 of 3 · Let Permit2 move your \S+$/);
     await page.getByTestId('warning-unlimited-approval').waitFor();

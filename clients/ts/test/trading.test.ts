@@ -83,13 +83,13 @@ describe('trading with sendBuild', () => {
     expect((await tokenBalance(wallet)) - before).toBeGreaterThanOrEqual(BigInt(build.limit.wei));
   });
 
-  it('sells for the first time: sends the approval steps, builds again, then sells', async () => {
+  it('sells for the first time: sends the one approval step, builds again, then sells', async () => {
     const wallet = account(TRADER).address;
     const held = await tokenBalance(wallet);
     expect(held).toBeGreaterThan(0n);
     const body = { wallet, token, amount: '1000' };
     const build = await companion.buildSell(body);
-    expect(build.requires.map((step) => step.step)).toEqual(['approve-permit2', 'approve-router']);
+    expect(build.requires.map((step) => step.step)).toEqual(['approve-router']);
     expect(build.simulation.ran).toBe(false);
     expect(build.tx.gas).toBeUndefined();
     let rebuilt = 0;
@@ -102,7 +102,7 @@ describe('trading with sendBuild', () => {
       },
     });
     expect(rebuilt).toBe(1);
-    expect(sent.steps.map((step) => step.step)).toEqual(['approve-permit2', 'approve-router']);
+    expect(sent.steps.map((step) => step.step)).toEqual(['approve-router']);
     // The trade sent is the second build's: simulated, with its gas, and no step left.
     expect(sent.build.requires).toEqual([]);
     expect(sent.build.simulation).toMatchObject({ ran: true, ok: true });

@@ -75,6 +75,15 @@ function confirmationsText(steps: number, side: Side): string {
 }
 
 /**
+ * What the approvals allow, in a sentence. A token launched here lets Permit2 move it by itself, so its first sell
+ * asks only Permit2's approval of the router, which ends after a while and is asked again then.
+ */
+function approvalsNote(steps: string[]): string {
+  if (steps.includes('approve-permit2')) return "The approvals are unlimited; Permit2's is asked once.";
+  return 'The approval lets the router spend it through Permit2 for a limited time.';
+}
+
+/**
  * What the wallet is short of for this trade, if anything: the paid currency (the typed amount, or the quote's
  * ceiling for an exact-out trade) or BNB for gas. Null while it cannot be told yet or nothing is short.
  */
@@ -400,7 +409,7 @@ export function TokenTradePanel({
         {firstTimeSteps > 0 && fresh && (
           <p className="text-xs text-muted" data-testid="trade-confirmations" data-count={firstTimeSteps + 1}>
             Your first {side === 'buy' ? 'buy with' : 'sell of'} {side === 'buy' ? token.quote.symbol : token.symbol}{' '}
-            takes {confirmationsText(firstTimeSteps, side)}. The approvals are unlimited and asked once.
+            takes {confirmationsText(firstTimeSteps, side)}. {approvalsNote(preview.steps.map((step) => step.step))}
           </p>
         )}
         {referrer && (
