@@ -9,12 +9,17 @@ import {ServiceConfig} from "./ServiceConfig.sol";
 /// @notice See IReferralVault. The owner is the service config's owner, so one key governs the whole service.
 contract ReferralVault is IReferralVault, Payments {
     uint256 internal constant MAX_WEEKS_PER_CLAIM = 104;
+    /// @dev How long after a week's first posting its root may still be corrected, and its claims wait: the owner's
+    /// time to check the posted tree. The two never overlap, so no correction can overtake a claim already sent.
+    uint256 public constant CORRECTION_WINDOW = 1 hours;
 
     ServiceConfig public immutable config;
 
     mapping(uint256 week => bytes32) public roots;
     mapping(uint256 week => uint256) public totals;
     mapping(uint256 week => uint256) public paidOut;
+    /// @notice When each week's root was first posted (chain seconds).
+    mapping(uint256 week => uint256) public postedAt;
     mapping(uint256 week => mapping(address referrer => bool)) public override claimed;
 
     constructor(ServiceConfig config_) {
@@ -28,6 +33,7 @@ contract ReferralVault is IReferralVault, Payments {
         if (msg.value != total) revert WrongFunding(msg.value, total);
         roots[week] = root;
         totals[week] = total;
+        postedAt[week] = block.timestamp;
         emit RootPosted(week, root, total);
     }
 
@@ -37,7 +43,8 @@ contract ReferralVault is IReferralVault, Payments {
         if (msg.sender != owner) revert NotOwner();
         bytes32 old = roots[week];
         if (old == bytes32(0) || root == bytes32(0)) revert InvalidWeek(week);
-        if (paidOut[week] != 0) revert WeekClaimed(week);
+        uint256 opens = postedAt[week] + CORRECTION_WINDOW;
+        if (block.timestamp >= opens) revert WeekFinal(week, opens);
         uint256 funded = totals[week];
         uint256 due = total > funded ? total - funded : 0;
         if (msg.value != due) revert WrongFunding(msg.value, due);
@@ -55,6 +62,8 @@ contract ReferralVault is IReferralVault, Payments {
             Claim calldata c = claims[i];
             bytes32 root = roots[c.week];
             if (root == bytes32(0)) revert UnknownWeek(c.week);
+            uint256 opens = postedAt[c.week] + CORRECTION_WINDOW;
+            if (block.timestamp < opens) revert WeekNotOpen(c.week, opens);
             if (claimed[c.week][referrer]) revert AlreadyClaimed(c.week, referrer);
             bytes32 leaf = keccak256(bytes.concat(keccak256(abi.encode(c.week, referrer, c.amount))));
             if (_root(leaf, c.proof) != root) revert InvalidProof(c.week);

@@ -1,5 +1,5 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
-import { type Address, getAbiItem, parseEther } from 'viem';
+import { type Address, getAbiItem, parseEther, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
@@ -68,6 +68,32 @@ async function buy(wallet: number, amount: string, referrer: number | null, of =
 /** Moves the clock a week on and mines a block there, so the week before is over on the chain. */
 async function nextWeek(): Promise<void> {
   offsetMs += WEEK_MS;
+  await s.api.client.request({ method: 'evm_mine' } as never);
+  await service.indexer.waitFor(await head());
+}
+
+/**
+ * Waits for the operator's root of `week` on the vault, checks it is not claimable yet (the vault's hour of
+ * correction), then moves the clock past that hour.
+ */
+async function pastCorrectionWindow(week: number, recordOf: (who: number) => Promise<any>, who: number): Promise<void> {
+  const vault = s.contracts.referrals as Address;
+  await vi.waitFor(
+    async () => {
+      const root = await s.api.client.readContract({
+        address: vault,
+        abi: ReferralVault.abi,
+        functionName: 'roots',
+        args: [BigInt(week)],
+      });
+      expect(root).not.toBe(zeroHash);
+      await service.indexer.waitFor(await head());
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+  const posted = (await recordOf(who)).lifetime.claimableWeeks.find((w: { week: number }) => w.week === week);
+  expect(posted?.claimable).toBe(false);
+  offsetMs += 3_601_000;
   await s.api.client.request({ method: 'evm_mine' } as never);
   await service.indexer.waitFor(await head());
 }
@@ -159,6 +185,7 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
   // The week ends: it is closed, its root posted with the funds, and each referrer's part becomes claimable.
   await nextWeek();
   const recordOf = async (who: number) => (await s.api.get(`/referrals/${account(who).address}`)).body;
+  await pastCorrectionWindow(week, recordOf, R1);
   await vi.waitFor(
     async () => {
       expect((await recordOf(R1)).lifetime.claimableWeeks[0]?.claimable).toBe(true);
@@ -217,6 +244,7 @@ it('pays each referrer its share of the income from bound wallets, capped, with 
 
   // The next week carries R1's backlog, now under the cap, and pays it.
   await nextWeek();
+  await pastCorrectionWindow(week + 1, recordOf, R1);
   await vi.waitFor(
     async () => {
       expect((await recordOf(R1)).lifetime.claimableWeeks[1]?.claimable).toBe(true);

@@ -2,6 +2,7 @@ import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { type Address, encodeFunctionData, type Hex, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
+import { chainClockMs } from '../chain/chainClock';
 import type { ChainContext } from '../chain/connectChain';
 import { ReferralVault } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
@@ -15,6 +16,9 @@ import { CoalescedRun } from './coalescedRun';
 import { type IncomeTrade, LifetimeIncome } from './lifetimeIncome';
 import type { SettingsService } from './settingsService';
 import { simulateFrom } from './simulation';
+
+/** The vault's CORRECTION_WINDOW: a posted week's claims open this long after its posting. */
+const CORRECTION_WINDOW_SECONDS = 3600;
 
 /** The vault takes at most this many weeks in one claim. */
 const MAX_WEEKS_PER_CLAIM = 104;
@@ -112,6 +116,7 @@ export class LifetimeWeeks {
       posted: db.prepare('UPDATE referral_weeks SET post_tx = ? WHERE week = ?'),
       shares: db.prepare(
         `SELECT s.*, w.root, EXISTS (SELECT 1 FROM referral_roots r WHERE r.week = s.week AND r.root = w.root) AS onChain,
+           (SELECT MIN(r.timestamp) FROM referral_roots r WHERE r.week = s.week) AS postedAt,
            EXISTS (SELECT 1 FROM referral_claims c WHERE c.week = s.week AND c.referrer = s.referrer) AS claimed
          FROM referral_week_shares s JOIN referral_weeks w ON w.week = s.week
          WHERE s.referrer = ? ORDER BY s.week`,
@@ -290,16 +295,27 @@ export class LifetimeWeeks {
     };
   }
 
-  /** A referrer's closed weeks with an amount: paid (claimed on the vault), claimable (root on chain, unpaid), proof. */
-  weeksOf(referrer: Address): { weeks: WeekShare[]; backlog: Backlog | null } {
-    const rows = this.statements.shares.all(referrer) as (ShareRow & { onChain: number; claimed: number })[];
+  /**
+   * A referrer's closed weeks with an amount: paid (claimed on the vault), claimable (root on chain, its hour of
+   * correction over by `nowSeconds` on the chain's clock, unpaid), proof.
+   */
+  weeksOf(referrer: Address, nowSeconds: number): { weeks: WeekShare[]; backlog: Backlog | null } {
+    const rows = this.statements.shares.all(referrer) as (ShareRow & {
+      onChain: number;
+      claimed: number;
+      postedAt: number | null;
+    })[];
     const weeks = rows
       .filter((row) => row.amount !== '0')
       .map((row) => ({
         week: row.week,
         amount: row.amount,
         paid: row.claimed === 1,
-        claimable: row.onChain === 1 && row.claimed === 0,
+        claimable:
+          row.onChain === 1 &&
+          row.claimed === 0 &&
+          row.postedAt !== null &&
+          row.postedAt + CORRECTION_WINDOW_SECONDS <= nowSeconds,
         proof: row.proof === null ? null : (JSON.parse(row.proof) as string[]),
       }));
     const last = rows[rows.length - 1];
@@ -323,13 +339,13 @@ export class LifetimeWeeks {
     const referrer = body.referrer === undefined ? wallet : readAddress(body.referrer, 'referrer');
     const vault = this.chain.addresses.referrals;
     if (!vault) throw new ApiError('NOT_DEPLOYED', `the referral vault is not deployed on ${this.chain.network}`);
-    const claimable = this.weeksOf(referrer)
+    const claimable = this.weeksOf(referrer, Math.floor(chainClockMs(this.chain.devnet) / 1000))
       .weeks.filter((week) => week.claimable)
       .slice(0, MAX_WEEKS_PER_CLAIM);
     if (claimable.length === 0) {
       throw new ApiError('REFERRAL_ERROR', `${referrer} has no claimable week: nothing is owed, or it was paid`, {
         field: 'referrer',
-        fix: 'See lifetime.claimableWeeks in GET /referrals/{address}; weeks become claimable once closed and posted.',
+        fix: 'See lifetime.claimableWeeks in GET /referrals/{address}; weeks become claimable an hour after they are closed and posted.',
       });
     }
     const data = encodeFunctionData({

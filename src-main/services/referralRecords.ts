@@ -91,7 +91,7 @@ export class ReferralRecords {
     const referred = this.statements.bound.get(address) as number;
     const dayStart = nowSeconds - (nowSeconds % DAY);
     const today = this.statements.boundTrades.all(address, dayStart) as TradeRow[];
-    const closed = this.weeks.weeksOf(address);
+    const closed = this.weeks.weeksOf(address, nowSeconds);
     const paid = (this.statements.paid.all(address) as string[]).reduce((sum, amount) => sum + BigInt(amount), 0n);
     return {
       address,

@@ -76,28 +76,52 @@ beforeEach(async () => {
   snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
 });
 
+/** Moves the clock past a posted week's hour of correction, so its claims open. */
+async function openClaims() {
+  await devnet.provider.request({ method: 'evm_increaseTime', params: [3601] } as never);
+  await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
+}
+
 describe('ReferralVault', () => {
   const alice = () => account(11).address;
   const bob = () => account(12).address;
 
-  it('lets the owner correct a week nobody was paid from, funding or refunding the difference', async () => {
+  it('lets the owner correct a week within its hour, funding or refunding the difference, before any claim opens', async () => {
     const wrong = weekTree(3n, [[alice(), parseEther('1')]]);
     const right = weekTree(3n, [
       [alice(), parseEther('0.4')],
       [bob(), parseEther('0.8')],
     ]);
     expect(await send(0, 'postRoot', [3n, wrong.root, wrong.total], wrong.total)).toBe('ok');
+    // Within the hour, claims wait: nothing can be paid that a correction would then overtake.
+    expect(await send(9, 'claim', [alice(), [wrong.claimFor(alice())]])).toBe('WeekNotOpen');
     expect(await send(5, 'replaceRoot', [3n, right.root, right.total], parseEther('0.2'))).toBe('NotOwner');
     expect(await send(0, 'replaceRoot', [4n, right.root, right.total], right.total)).toBe('InvalidWeek');
     expect(await send(0, 'replaceRoot', [3n, right.root, right.total], parseEther('0.1'))).toBe('WrongFunding');
     expect(await send(0, 'replaceRoot', [3n, right.root, right.total], parseEther('0.2'))).toBe('ok');
+    await openClaims();
     // The old proof no longer pays; the new ones do, and the week is funded for exactly its new total.
     expect(await send(9, 'claim', [alice(), [wrong.claimFor(alice())]])).toBe('InvalidProof');
     expect(await send(9, 'claim', [alice(), [right.claimFor(alice())]])).toBe('ok');
     expect(await send(9, 'claim', [bob(), [right.claimFor(bob())]])).toBe('ok');
     expect(await client.getBalance({ address: vault })).toBe(0n);
-    // Once anyone was paid from it, the week is final.
-    expect(await send(0, 'replaceRoot', [3n, wrong.root, wrong.total], 0n)).toBe('WeekClaimed');
+  });
+
+  it('never lets the owner overtake a claim: once claims open, the root is final', async () => {
+    const week = weekTree(4n, [
+      [alice(), parseEther('0.5')],
+      [bob(), parseEther('0.5')],
+    ]);
+    const owners = weekTree(4n, [[account(0).address, parseEther('0.01')]]);
+    expect(await send(0, 'postRoot', [4n, week.root, week.total], week.total)).toBe('ok');
+    await openClaims();
+    // Alice's claim waits in the mempool; the owner sees it and sends a replacement ahead of it (mined first here),
+    // one that would take the week back. It is refused, and the claim pays in full.
+    expect(await send(0, 'replaceRoot', [4n, owners.root, owners.total], 0n)).toBe('WeekFinal');
+    const before = await client.getBalance({ address: alice() });
+    expect(await send(9, 'claim', [alice(), [week.claimFor(alice())]])).toBe('ok');
+    expect((await client.getBalance({ address: alice() })) - before).toBe(parseEther('0.5'));
+    expect(await send(0, 'replaceRoot', [4n, owners.root, parseEther('2')], parseEther('1'))).toBe('WeekFinal');
   });
 
   it('returns the difference to the owner when a corrected week owes less', async () => {
@@ -129,6 +153,7 @@ describe('ReferralVault', () => {
     ]);
     expect(await send(0, 'postRoot', [1n, week1.root, week1.total], week1.total)).toBe('ok');
     expect(await send(0, 'postRoot', [2n, week2.root, week2.total], week2.total)).toBe('ok');
+    await openClaims();
     const before = await client.getBalance({ address: alice() });
     // Anyone may send the claim; the BNB goes to the referrer.
     const hash = await wallet(15).writeContract({
@@ -156,6 +181,7 @@ describe('ReferralVault', () => {
       [bob(), parseEther('0.2')],
     ]);
     await send(0, 'postRoot', [7n, week.root, week.total], week.total);
+    await openClaims();
     const claim = week.claimFor(alice());
     expect(await send(15, 'claim', [alice(), [{ ...claim, amount: claim.amount + 1n }]])).toBe('InvalidProof');
     expect(await send(15, 'claim', [alice(), [{ ...claim, proof: [] }]])).toBe('InvalidProof');
@@ -177,6 +203,7 @@ describe('ReferralVault', () => {
     const contract = devnet.contracts.config;
     const week = weekTree(5n, [[contract, parseEther('1')]]);
     await send(0, 'postRoot', [5n, week.root, week.total], week.total);
+    await openClaims();
     expect(await send(15, 'claim', [contract, [week.claimFor(contract)]])).toBe('BnbTransferFailed');
     expect(
       await client.readContract({
@@ -195,6 +222,7 @@ describe('ReferralVault', () => {
       [bob(), parseEther('1')],
     ]);
     await send(0, 'postRoot', [4n, week.root, parseEther('1.5')], parseEther('1.5'));
+    await openClaims();
     expect(await send(15, 'claim', [alice(), [week.claimFor(alice())]])).toBe('ok');
     expect(await send(15, 'claim', [bob(), [week.claimFor(bob())]])).toBe('WeekOverdrawn');
   });
