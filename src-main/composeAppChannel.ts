@@ -1,5 +1,6 @@
 import { chainClockMs } from './chain/chainClock';
 import type { ChainContext } from './chain/connectChain';
+import { privateRpc } from './chain/privateRpc';
 import type { Logger } from './log/createLogger';
 import { type AppChannel, type AppInfo, createAppChannel } from './services/appChannel';
 import type { BuiltApprovals } from './services/builtApprovals';
@@ -21,9 +22,11 @@ export interface AppChannelOptions {
   builtApprovals: BuiltApprovals;
   /** The service's dollar prices, shown by the UI beside amounts. */
   prices: DollarPrices;
-  info: Omit<AppInfo, 'chainId' | 'network' | 'fork' | 'dataDir' | 'ledgerPaths' | 'logFile'> & {
+  info: Omit<AppInfo, 'chainId' | 'network' | 'fork' | 'dataDir' | 'ledgerPaths' | 'logFile' | 'privateRpc'> & {
     logFile?: string | null;
   };
+  /** A block builder's private RPC for launches (and, with `trades`, buys and sells); `timeoutMs` per send. */
+  privateRpc?: { url: string; trades: boolean; timeoutMs?: number };
   /** How the local key is sealed: the OS keychain in the desktop app, a passphrase headless (the default). */
   keyCipher?: KeyCipher;
   /** The Ledger: the real one over USB HID by default (opened only when asked); tests give an emulator. */
@@ -43,6 +46,19 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     options.ledger ?? ledgerAccess(),
     log,
   );
+  const lane = options.privateRpc
+    ? {
+        rpc: privateRpc(options.privateRpc.url, {
+          ...(options.privateRpc.timeoutMs ? { timeoutMs: options.privateRpc.timeoutMs } : {}),
+        }),
+        trades: options.privateRpc.trades,
+      }
+    : null;
+  if (lane) {
+    log.info(
+      `launches${lane.trades ? ', buys and sells' : ''} are sent through the private RPC ${lane.rpc.shownUrl}, never the public mempool`,
+    );
+  }
   const sender = new TransactionSender(
     chain,
     signers,
@@ -52,6 +68,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     challengeGuard(chain.chainId, options.now),
     log,
     options.now,
+    lane,
   );
   sender.resume();
   return createAppChannel({
@@ -62,6 +79,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       chainId: chain.chainId,
       fork: chain.fork ?? null,
       dataDir: options.dataDir,
+      privateRpc: lane ? { url: lane.rpc.shownUrl, trades: lane.trades } : null,
       ledgerPaths: { live: LEDGER_LIVE_PATH_TEMPLATE, legacy: LEGACY_PATH_TEMPLATE },
     },
     signers,

@@ -91,6 +91,13 @@ export interface ServiceOptions {
    * priority fee then arrival (BSC: 750). 0, the default, mines each transaction at once in a block of its own.
    */
   blockTimeMs?: number;
+  /**
+   * A block builder's private RPC (http or https): the app's own launches are sent there instead of the RPC, so they
+   * never wait in the public mempool; reads, approvals and receipts stay on the RPC. A refusal fails the send.
+   */
+  privateRpcUrl?: string;
+  /** With `privateRpcUrl`: the app's buys and sells go there too. */
+  privateTrades?: boolean;
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
   /**
@@ -163,7 +170,12 @@ export interface Services extends AppDeps {
 export function composeServices(
   chain: ChainContext,
   db: Db,
-  options: Omit<ServiceOptions, 'port' | 'rpcUrl' | 'seed' | 'deploymentsDir' | 'logger'> & { logger: Logger },
+  options: Omit<
+    ServiceOptions,
+    'port' | 'rpcUrl' | 'seed' | 'deploymentsDir' | 'logger' | 'privateRpcUrl' | 'privateTrades'
+  > & {
+    logger: Logger;
+  },
 ): Services {
   const { logger } = options;
   const index = new IndexStore(db);
@@ -323,6 +335,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         settingsFile: options.settingsFile ?? null,
         logFile: options.logFile ?? null,
       },
+      ...(options.privateRpcUrl
+        ? {
+            privateRpc: {
+              url: options.privateRpcUrl,
+              trades: options.privateTrades ?? false,
+              ...(options.rpcTimeoutMs ? { timeoutMs: options.rpcTimeoutMs } : {}),
+            },
+          }
+        : {}),
       ...(options.keyCipher ? { keyCipher: options.keyCipher } : {}),
       ...(options.ledger ? { ledger: options.ledger } : {}),
       ...(options.now ? { now: options.now } : {}),

@@ -69,6 +69,11 @@ export interface AppInfo {
   thirdPartyFetches: boolean;
   /** Where shared referral links point: a public https:// site, or the app's own scheme (launchpad-companion://app). */
   publicLinkBase: string;
+  /**
+   * A block builder's private RPC this run sends launches (and, with `trades`, buys and sells) to, instead of the
+   * public mempool; its URL with what may be a key masked. Null: everything goes to the RPC.
+   */
+  privateRpc: { url: string; trades: boolean } | null;
   /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
   ledgerPaths: { live: string; legacy: string };
 }
@@ -151,9 +156,19 @@ export interface ActivityEntry {
   nonce: number | null;
   hash: Hex | null;
   status: ActivityStatus;
+  /** Why it failed or reverted, in the person's words. */
   error: string | null;
+  /**
+   * For a transaction mined but reverted: the contract's error it reverted with, as decoded (`PoolOccupied`,
+   * `LimitNotMet`...), which the app acts on; null when it could not be told, and for anything else.
+   */
+  revert: string | null;
   block: number | null;
   gasUsed: string | null;
+  /** Sent to a block builder's private RPC (never the public mempool) rather than the public RPC. */
+  sentPrivately: boolean;
+  /** The network fee the mined transaction cost, in wei (gas used times the price paid); null before it is mined. */
+  feeWei: string | null;
   createdAt: number;
   updatedAt: number;
 }

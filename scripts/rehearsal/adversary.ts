@@ -3,7 +3,7 @@
  * (`/rpc`: a pending-transaction filter, eth_getTransactionByHash, txpool_content) and the public API. It plays the
  * attack for its best result, then prints what it spent and what it made.
  *
- *   npm run adversary -- --kind frontrun [--dust]            creates and prices a pending launch's pool first
+ *   npm run adversary -- --kind frontrun [--dust | --bids BNB] creates and prices a pending launch's pool first
  *   npm run adversary -- --kind sandwich [--tip above|below]  sandwiches pending BNB buys of the TradeRouter
  *   npm run adversary -- --kind snipe [--from mempool|events] [--amount 0.5]
  *
@@ -303,7 +303,7 @@ function launchParamsOf(input: Hex) {
 // ---------------------------------------------------------------------------------------------------------------
 // frontrun
 
-function frontrunner(ctx: Context, options: { dust: boolean }): Adversary {
+function frontrunner(ctx: Context, options: { dust: boolean; bidsWei: bigint }): Adversary {
   const { positionManager, wbnb, pancakeFactory } = ctx.settings.contracts;
   const { node, wallet } = ctx;
   let blocked = 0;
@@ -317,7 +317,7 @@ function frontrunner(ctx: Context, options: { dust: boolean }): Adversary {
     async setup() {
       if (!options.dust) return;
       // WBNB for the dust positions, approved to the position manager once.
-      await wrapAndApprove(ctx, wbnb, DUST * 100n, positionManager);
+      await wrapAndApprove(ctx, wbnb, options.bidsWei * 100n, positionManager);
     },
 
     onPending(tx) {
@@ -383,8 +383,8 @@ function frontrunner(ctx: Context, options: { dust: boolean }): Adversary {
                     fee: params.fee,
                     tickLower,
                     tickUpper,
-                    amount0Desired: tokenIs0 ? 0n : DUST,
-                    amount1Desired: tokenIs0 ? DUST : 0n,
+                    amount0Desired: tokenIs0 ? 0n : options.bidsWei,
+                    amount1Desired: tokenIs0 ? options.bidsWei : 0n,
                     amount0Min: 0n,
                     amount1Min: 0n,
                     recipient: wallet.address,
@@ -1124,6 +1124,7 @@ async function main(): Promise<void> {
     'json',
     'max-actions',
     'dust',
+    'bids',
     'tip',
     'from',
     'amount',
@@ -1190,7 +1191,10 @@ async function main(): Promise<void> {
 
   const adversary =
     kind === 'frontrun'
-      ? frontrunner(ctx, { dust: args.has('dust') })
+      ? frontrunner(ctx, {
+          dust: args.has('dust') || args.has('bids'),
+          bidsWei: args.has('bids') ? parseEther(args.get('bids') ?? '0') : DUST,
+        })
       : kind === 'sandwich'
         ? sandwicher(ctx, {
             tip: args.get('tip') === 'below' ? 'below' : 'above',

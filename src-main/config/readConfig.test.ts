@@ -227,6 +227,14 @@ describe('readConfig: one precedence, flags > environment > saved settings > def
       saved: (rpcUrl) => ({ rpcUrl }),
       read: String,
     },
+    {
+      option: 'privateRpcUrl',
+      flag: '--private-rpc',
+      variable: 'PRIVATE_RPC_URL',
+      values: ['https://flag.builder.example', 'https://env.builder.example/k', 'http://127.0.0.1:9545/'],
+      saved: (privateRpcUrl) => ({ privateRpcUrl }),
+      read: String,
+    },
     { option: 'dataDir', flag: '--data', variable: 'DATA_DIR', values: ['/flag', '/env'], read: resolve },
     {
       option: 'rpcTimeoutMs',
@@ -327,6 +335,53 @@ describe('readConfig: one precedence, flags > environment > saved settings > def
           forkBlock: 12n,
           dataDir: resolve('/saved/fork'),
         });
+      });
+
+      it('refuses a private RPC URL that is not http(s), naming where it came from and what to do', () => {
+        for (const bad of ['wss://builder.example', 'builder.example', 'https://', 'https://a b.example']) {
+          expect(() => read(entry, ['--private-rpc', bad])).toThrow(
+            /^--private-rpc: a private RPC URL (starts with http:\/\/ or https:\/\/|names a host|is a whole address).*, not ".*"; fix it, or leave it out/,
+          );
+        }
+        expect(() => read(entry, [], { PRIVATE_RPC_URL: 'ftp://x' })).toThrow(/^PRIVATE_RPC_URL: a private RPC URL/);
+        expect(() => read(entry, [], {}, { privateRpcUrl: 'ws://x' })).toThrow(
+          /^the saved private RPC URL \(in .*app-settings\.json\): a private RPC URL starts with http/,
+        );
+        expect(() => read(entry, ['--private-rpc', 'ws://x'])).toThrow(ConfigUsageError);
+      });
+
+      it('applies a saved private RPC URL only on the network it was saved with; an empty variable clears it', () => {
+        const saved: SavedAppSettings = {
+          network: 'devnet',
+          privateRpcUrl: 'https://builder.example',
+          privateTrades: true,
+        };
+        expect(read(entry, [], {}, saved)).toMatchObject({
+          privateRpcUrl: 'https://builder.example',
+          privateTrades: true,
+        });
+        const other = read(entry, ['--network', 'testnet', '--rpc', 'https://rpc.example'], {}, saved);
+        expect(other).not.toHaveProperty('privateRpcUrl');
+        expect(other).not.toHaveProperty('privateTrades');
+        const cleared = read(entry, [], { PRIVATE_RPC_URL: '' }, saved);
+        expect(cleared).not.toHaveProperty('privateRpcUrl');
+        expect(cleared).not.toHaveProperty('privateTrades');
+      });
+
+      it('sends trades privately by --private-trades or PRIVATE_TRADES=1, only beside a private RPC', () => {
+        const withRpc = ['--private-rpc', 'https://builder.example'];
+        expect(read(entry, withRpc)).not.toHaveProperty('privateTrades');
+        expect(read(entry, [...withRpc, '--private-trades']).privateTrades).toBe(true);
+        expect(read(entry, withRpc, { PRIVATE_TRADES: '1' }).privateTrades).toBe(true);
+        expect(read(entry, withRpc, { PRIVATE_TRADES: '0' })).not.toHaveProperty('privateTrades');
+        expect(read(entry, [...withRpc, '--private-trades'], { PRIVATE_TRADES: '0' }).privateTrades).toBe(true);
+        expect(() => read(entry, withRpc, { PRIVATE_TRADES: 'yes' })).toThrow(/^PRIVATE_TRADES must be 1 .* or 0/);
+        expect(() => read(entry, ['--private-trades'])).toThrow(
+          /^--private-trades sends buys and sells through the private RPC, and none is set: give --private-rpc URL/,
+        );
+        expect(() => read(entry, [], { PRIVATE_TRADES: '1' })).toThrow(/^PRIVATE_TRADES sends buys and sells/);
+        // Saved beside a saved URL: without any private RPC this run, the box does nothing.
+        expect(read(entry, [], { PRIVATE_RPC_URL: '' }, { privateTrades: true })).not.toHaveProperty('privateTrades');
       });
 
       it('reads FORK_URL as --fork, and lets no other network flag join it', () => {

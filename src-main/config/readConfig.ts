@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LevelWithSilent } from 'pino';
+import { privateRpcUrlProblem } from '../../src-shared/privateRpcUrl';
 import { NETWORK_NAMES, type NetworkName } from '../chain/networks';
 import { publicLinkBaseProblem } from '../core/appPages';
 import type { ServiceOptions } from '../startService';
@@ -12,6 +13,7 @@ const USAGE =
   '[--fork URL [--fork-block N|latest]] ' +
   '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off] ' +
   '[--third-party-fetches on|off] [--public-link-base https://…] [--bsc-fees] [--block-time MS] ' +
+  '[--private-rpc URL [--private-trades]] ' +
   '[--log-level fatal|error|warn|info|debug|trace|silent] [--log-file FILE]';
 
 /** The levels `--log-level` / LOG_LEVEL may name: pino's, and silent. */
@@ -35,6 +37,7 @@ const SOURCES = {
   'log-level': 'LOG_LEVEL',
   'log-file': 'LOG_FILE',
   'block-time': 'BLOCK_TIME',
+  'private-rpc': 'PRIVATE_RPC_URL',
 } as const;
 
 type Flag = keyof typeof SOURCES;
@@ -103,6 +106,8 @@ export interface Config
     | 'publicLinkBase'
     | 'bscFees'
     | 'blockTimeMs'
+    | 'privateRpcUrl'
+    | 'privateTrades'
   > {
   logLevel: LevelWithSilent;
   /** The file the run logs JSON lines to (rotated), or null for none. */
@@ -134,13 +139,37 @@ export function rpcTimeoutMsOf(text: string | undefined, from = '--rpc-timeout (
 }
 
 /**
+ * Whether trades go through the private RPC too: `--private-trades`, else PRIVATE_TRADES (1 or on; 0, off or empty
+ * say no), else the saved checkbox (for the network it was saved with, like the private RPC URL it goes with).
+ * Returns where the yes came from, or undefined for no.
+ */
+function privateTradesOf(
+  flag: boolean,
+  variable: string | undefined,
+  saved: boolean | undefined,
+  sameNetwork: boolean,
+): { from: string; saved?: true } | undefined {
+  if (flag) return { from: '--private-trades' };
+  if (variable !== undefined) {
+    if (variable === '1' || variable === 'on') return { from: 'PRIVATE_TRADES' };
+    if (variable === '0' || variable === 'off' || variable === '') return undefined;
+    usage(`PRIVATE_TRADES must be 1 (send buys and sells privately too) or 0, not "${variable}"`);
+  }
+  return saved === true && sameNetwork ? { from: 'the saved "send trades privately" setting', saved: true } : undefined;
+}
+
+/**
  * The flags given, by name. Headless refuses any it does not know; the desktop passes over what Electron and Chromium
  * take (--no-sandbox, ...) and the app links the OS hands it, but still refuses a known flag left without its value.
  */
-function flagsOf(args: readonly string[], entry: Entry): { values: Partial<Record<Flag, string>>; bscFees: boolean } {
+function flagsOf(
+  args: readonly string[],
+  entry: Entry,
+): { values: Partial<Record<Flag, string>>; bscFees: boolean; privateTrades: boolean } {
   const options = Object.fromEntries([
     ...Object.keys(SOURCES).map((flag) => [flag, { type: 'string' as const }]),
     ['bsc-fees', { type: 'boolean' as const }],
+    ['private-trades', { type: 'boolean' as const }],
   ]);
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -161,7 +190,11 @@ function flagsOf(args: readonly string[], entry: Entry): { values: Partial<Recor
   }
   const bscFees = values['bsc-fees'];
   if (bscFees !== undefined && bscFees !== true) usage(`--bsc-fees takes no value, not "${String(bscFees)}"`);
-  return { values: known, bscFees: bscFees === true };
+  const privateTrades = values['private-trades'];
+  if (privateTrades !== undefined && privateTrades !== true) {
+    usage(`--private-trades takes no value, not "${String(privateTrades)}"`);
+  }
+  return { values: known, bscFees: bscFees === true, privateTrades: privateTrades === true };
 }
 
 /**
@@ -201,6 +234,9 @@ export function readConfig(sources: ConfigSources): Config {
   const fromSaved: Partial<Record<Flag, Given | undefined>> = {
     network: saved.network ? { text: saved.network, from: savedAt('network') } : undefined,
     rpc: sameNetwork && saved.rpcUrl ? { text: saved.rpcUrl, from: savedAt('RPC URL') } : undefined,
+    // A builder's private endpoint serves one chain: like the RPC URL, it belongs to the network it was saved with.
+    'private-rpc':
+      sameNetwork && saved.privateRpcUrl ? { text: saved.privateRpcUrl, from: savedAt('private RPC URL') } : undefined,
     'fork-block':
       sameNetwork && saved.forkBlock != null
         ? { text: String(saved.forkBlock), from: savedAt('fork block') }
@@ -264,6 +300,23 @@ export function readConfig(sources: ConfigSources): Config {
       `${blockTime.from} sets the block time of the embedded chain: it works on the devnet and a fork, not on ${network}`,
     );
   }
+  // An empty value (PRIVATE_RPC_URL=) is none: everything goes through the RPC, whatever was saved.
+  const privateRpcGiven = given('private-rpc');
+  const privateRpc = privateRpcGiven?.text ? privateRpcGiven : undefined;
+  const privateRpcProblem = privateRpc ? privateRpcUrlProblem(privateRpc.text) : null;
+  if (privateRpc && privateRpcProblem) {
+    usage(
+      `${privateRpc.from}: ${privateRpcProblem}, not "${privateRpc.text}"; fix it, or leave it out to send everything through the RPC`,
+    );
+  }
+  const tradesAsked = privateTradesOf(flags.privateTrades, env.PRIVATE_TRADES, saved.privateTrades, sameNetwork);
+  // The saved box goes with the saved URL: without any private RPC this run, it simply does nothing.
+  const privateTrades = tradesAsked?.saved && !privateRpc ? undefined : tradesAsked;
+  if (privateTrades && !privateRpc) {
+    usage(
+      `${privateTrades.from} sends buys and sells through the private RPC, and none is set: give --private-rpc URL (PRIVATE_RPC_URL) too, or leave it out`,
+    );
+  }
   const savedDataRoot = sameNetwork && saved.dataDir ? saved.dataDir : undefined;
   return {
     port,
@@ -287,6 +340,9 @@ export function readConfig(sources: ConfigSources): Config {
     ...(flags.bscFees || env.BSC_FEES === 'on' ? { bscFees: true } : {}),
     // The devnet at BSC's cadence: a block every N ms holding the mempool, to rehearse what the next block means there.
     ...(blockTime && Number(blockTime.text) > 0 ? { blockTimeMs: Number(blockTime.text) } : {}),
+    // Launches (and, asked, trades) go to a block builder's private RPC, never waiting in the public mempool.
+    ...(privateRpc ? { privateRpcUrl: privateRpc.text } : {}),
+    ...(privateTrades ? { privateTrades: true } : {}),
     logLevel: (logLevel?.text as LevelWithSilent | undefined) ?? 'info',
     logFile: logFile ? resolve(logFile) : null,
     ...(problem ? { settingsProblem: problem } : {}),

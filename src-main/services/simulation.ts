@@ -63,6 +63,20 @@ export interface DecodedRevert {
   data: Hex;
 }
 
+/** The names a revert gets when no error is decoded from it. */
+const NO_REASON = 'reverted without a reason';
+const UNKNOWN_ERROR = 'unknown error';
+
+/**
+ * The error a contract reverted with, by name (`PoolOccupied`, `LimitNotMet`, `Error` for a require's message): what
+ * code may act on. Null for a revert without data, or with data none of the ABIs here decodes.
+ *
+ * @example contractErrorOf(revertOfData(data)) // 'PoolOccupied'
+ */
+export function contractErrorOf(revert: DecodedRevert): string | null {
+  return revert.name === NO_REASON || revert.name === UNKNOWN_ERROR ? null : revert.name;
+}
+
 /** The revert behind a failed call, decoded with the ABIs of everything a trade touches; undefined if it was no revert. */
 export function revertOf(error: unknown): DecodedRevert | undefined {
   if (!(error instanceof BaseError)) return undefined;
@@ -74,7 +88,7 @@ export function revertOf(error: unknown): DecodedRevert | undefined {
   const data = (raw as { data?: Hex | { data?: Hex } } | null)?.data;
   const hex = typeof data === 'object' ? data?.data : data;
   if (typeof hex !== 'string') {
-    return /revert/i.test(error.message) ? { name: 'reverted without a reason', args: [], data: '0x' } : undefined;
+    return /revert/i.test(error.message) ? { name: NO_REASON, args: [], data: '0x' } : undefined;
   }
   return revertOfData(hex);
 }
@@ -85,6 +99,6 @@ export function revertOfData(hex: Hex): DecodedRevert {
     const decoded = decodeErrorResult({ abi: REVERT_ABI, data: hex });
     return { name: decoded.errorName, args: (decoded.args ?? []).map(String), data: hex };
   } catch {
-    return { name: hex === '0x' ? 'reverted without a reason' : 'unknown error', args: [], data: hex };
+    return { name: hex === '0x' ? NO_REASON : UNKNOWN_ERROR, args: [], data: hex };
   }
 }

@@ -1,10 +1,13 @@
-import type { Address, Hex } from 'viem';
+import { type Abi, type AbiFunction, type Address, encodeFunctionData, erc20Abi, type Hex, keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { ChainContext } from '../chain/connectChain';
+import { LaunchFactory, TradeRouter } from '../chain/generated/contracts';
+import { PrivateRpcError } from '../chain/privateRpc';
 import { ServiceError } from '../core/serviceError';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
+import type { PrivateLane } from './privateLane';
 import { TransactionSender } from './transactionSender';
 import { WalletError } from './walletError';
 
@@ -34,8 +37,15 @@ function memoryStore() {
     begin: (entry: { id: string }) => entries.set(entry.id, { ...entry, status: 'signing' }),
     signed: (id: string, signed: object) => Object.assign(entries.get(id) ?? {}, signed),
     failed: (id: string, error: string) => Object.assign(entries.get(id) ?? {}, { status: 'failed', error }),
+    settled: (id: string, outcome: object) => Object.assign(entries.get(id) ?? {}, outcome),
     get: (id: string) => entries.get(id) as ActivityEntry | undefined,
+    all: () => [...entries.values()],
   } as unknown as ActivityStore;
+}
+
+/** Every entry a memoryStore holds, as the sender left it. */
+function entriesOf(store: ActivityStore): Record<string, unknown>[] {
+  return (store as unknown as { all(): Record<string, unknown>[] }).all();
 }
 
 function senderOver(chain: ChainContext): TransactionSender {
@@ -82,5 +92,124 @@ describe('a failed send keeps what the node said as its cause', () => {
       .prepare(request.tx)
       .catch((error: unknown) => error);
     expect(unreachable).toMatchObject({ code: 'CHAIN_UNREACHABLE', cause: down });
+  });
+});
+
+/** A value of each ABI type, zero or empty, so a call's data is built whatever its parameters are. */
+function zeroOf(param: { type: string; components?: readonly { type: string }[] }): unknown {
+  if (param.type.endsWith('[]')) return [];
+  if (param.type === 'tuple') return (param.components ?? []).map(zeroOf);
+  if (param.type === 'address') return TO;
+  if (param.type === 'bool') return false;
+  if (param.type === 'string') return '';
+  if (param.type === 'bytes') return '0x';
+  if (param.type.startsWith('bytes')) return `0x${'00'.repeat(Number(param.type.slice(5)))}`;
+  return param.type.startsWith('uint') || param.type.startsWith('int') ? 0n : undefined;
+}
+
+function callData(abi: Abi, functionName: string): Hex {
+  const item = abi.find((entry) => entry.type === 'function' && entry.name === functionName) as AbiFunction;
+  return encodeFunctionData({ abi: [item], functionName, args: item.inputs.map(zeroOf) } as never);
+}
+
+describe('private sending through a block builder', () => {
+  const FACTORY: Address = '0x00000000000000000000000000000000000000fa';
+  const ROUTER: Address = '0x00000000000000000000000000000000000000ab';
+  const launch = { ...request, tx: { ...request.tx, to: FACTORY, data: callData(LaunchFactory.abi, 'launch') } };
+  const buy = { ...request, tx: { ...request.tx, to: ROUTER, data: callData(TradeRouter.abi, 'buyExactIn') } };
+  const approve = { ...request, tx: { ...request.tx, value: 0n, data: callData(erc20Abi, 'approve') } };
+
+  /** A chain whose public broadcasts are recorded, a lane whose private ones are (failing with `refusal`). */
+  function setUp(options: { trades: boolean; refusal?: PrivateRpcError }) {
+    const publicSends: Hex[] = [];
+    const privateSends: Hex[] = [];
+    const client = {
+      getTransactionCount: async () => 0,
+      getBlock: async () => ({ baseFeePerGas: 1n }),
+      getGasPrice: async () => 2n,
+      request: async () => '0x1',
+      estimateGas: async () => 21_000n,
+      sendRawTransaction: async ({ serializedTransaction }: { serializedTransaction: Hex }) => {
+        publicSends.push(serializedTransaction);
+        return keccak256(serializedTransaction);
+      },
+      getTransactionReceipt: async () => ({ status: 'success', blockNumber: 1n, gasUsed: 21_000n }),
+    };
+    const chain = {
+      network: 'devnet',
+      chainId: 31337,
+      client,
+      addresses: { factory: FACTORY, router: ROUTER },
+    } as unknown as ChainContext;
+    const lane: PrivateLane = {
+      trades: options.trades,
+      rpc: {
+        shownUrl: 'https://builder.example/…',
+        async send(raw) {
+          privateSends.push(raw);
+          if (options.refusal) throw options.refusal;
+        },
+      },
+    };
+    const signers = {
+      requireAddress: () => account.address,
+      signTransaction: (tx: Parameters<typeof account.signTransaction>[0]) =>
+        account.signTransaction(tx) as Promise<Hex>,
+    } as unknown as Signers;
+    const store = memoryStore();
+    const sender = new TransactionSender(
+      chain,
+      signers,
+      store,
+      () => {},
+      () => {},
+      undefined,
+      undefined,
+      lane,
+    );
+    return { sender, store, publicSends, privateSends };
+  }
+
+  it('sends a launch to the private RPC only, and records that it went privately', async () => {
+    const { sender, publicSends, privateSends } = setUp({ trades: false });
+    const sent = await sender.signAndSend(launch);
+    expect(privateSends.map((raw) => keccak256(raw))).toEqual([sent.hash]);
+    expect(publicSends).toEqual([]);
+    expect(sent).toMatchObject({ status: 'sent', privately: true });
+  });
+
+  it('sends buys privately only when asked, and approvals and other calls never', async () => {
+    const off = setUp({ trades: false });
+    await off.sender.signAndSend(buy);
+    await off.sender.signAndSend(approve);
+    expect(off.privateSends).toEqual([]);
+    expect(off.publicSends).toHaveLength(2);
+
+    const on = setUp({ trades: true });
+    const bought = await on.sender.signAndSend(buy);
+    await on.sender.signAndSend(approve);
+    // A call to the router that is no trade, and a "launch" label on a call that is none, stay public.
+    await on.sender.signAndSend({ ...approve, tx: { ...approve.tx, to: ROUTER }, kind: 'launch' });
+    expect(on.privateSends.map((raw) => keccak256(raw))).toEqual([bought.hash]);
+    expect(on.publicSends).toHaveLength(2);
+  });
+
+  it('fails a refused or unreachable private send with what to do, never falling back to the public RPC', async () => {
+    for (const [refusal, code] of [
+      [new PrivateRpcError('refused', 'bundle rejected'), 'SEND_FAILED'],
+      [new PrivateRpcError('unreachable', 'the connection was refused (nothing listens there)'), 'CHAIN_UNREACHABLE'],
+    ] as const) {
+      const { sender, store, publicSends, privateSends } = setUp({ trades: false, refusal });
+      const failure = await sender.signAndSend(launch).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(WalletError);
+      expect(failure).toMatchObject({ code, cause: refusal });
+      expect((failure as WalletError).message).toMatch(
+        refusal.reason === 'refused' ? /private RPC .* refused the transaction: bundle rejected/ : /unreachable/,
+      );
+      expect((failure as WalletError).fix).toMatch(/private RPC URL in Settings, or clear it/);
+      expect(privateSends).toHaveLength(1);
+      expect(publicSends).toEqual([]);
+      expect(entriesOf(store)).toEqual([expect.objectContaining({ status: 'failed', privately: true })]);
+    }
   });
 });

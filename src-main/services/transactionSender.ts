@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { type Address, type Hex, keccak256, serializeTransaction, type TransactionReceipt } from 'viem';
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
+import { PrivateRpcError } from '../chain/privateRpc';
 import { readFees } from '../chain/readFees';
 import { tracedRevertData } from '../chain/tracedRevert';
 import { explainRevert } from '../core/revertExplained';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
-import { revertOf, revertOfData } from './simulation';
+import { goesPrivately, type PrivateLane } from './privateLane';
+import { contractErrorOf, type DecodedRevert, revertOf, revertOfData } from './simulation';
 import { WalletError } from './walletError';
 
 export interface SendRequest {
@@ -81,7 +83,8 @@ const SENT_NONCE_KEPT_MS = 2 * 60_000;
 /**
  * The app's sending: fills the nonce, fees and (for a step) gas, has the active signer sign, records the signed
  * transaction before broadcasting it to the configured RPC, and follows it to its receipt. The API never sends; this
- * runs only for the app's own person, after the review screen.
+ * runs only for the app's own person, after the review screen. With a private lane (a block builder's private RPC),
+ * a launch, and a trade when asked, is broadcast there instead, and only there; its receipt still comes from the RPC.
  */
 export class TransactionSender {
   private readonly following = new Map<string, Promise<ActivityEntry>>();
@@ -97,6 +100,7 @@ export class TransactionSender {
     private readonly messageGuard: MessageGuard,
     private readonly log: Logger = silentLogger(),
     private readonly now: () => number = Date.now,
+    private readonly lane: PrivateLane | null = null,
   ) {}
 
   /**
@@ -145,12 +149,15 @@ export class TransactionSender {
       throw cause;
     }
     const hash = keccak256(raw);
+    const privately = goesPrivately(this.lane, tx, this.chain.addresses);
     // Stored before it leaves: if the app dies now, the next start still knows the hash to follow.
-    this.store.signed(id, { status: 'sent', raw, hash, nonce });
+    this.store.signed(id, { status: 'sent', raw, hash, nonce, privately });
     try {
-      await this.broadcast(raw);
+      if (privately) await this.broadcastPrivately(raw);
+      else await this.broadcast(raw);
     } catch (cause) {
       this.store.failed(id, messageOf(cause));
+      if (cause instanceof WalletError) throw cause;
       throw new WalletError('SEND_FAILED', `The node refused the transaction: ${messageOf(cause)}`, 'Check the RPC.', {
         cause,
       });
@@ -283,6 +290,29 @@ export class TransactionSender {
     }
   }
 
+  /**
+   * To the private RPC only. A refusal or an unreachable endpoint fails the send: falling back to the public RPC would
+   * put in the public mempool the very transaction the person chose to keep out of it.
+   */
+  private async broadcastPrivately(raw: Hex): Promise<void> {
+    const rpc = (this.lane as PrivateLane).rpc;
+    try {
+      await rpc.send(raw);
+    } catch (cause) {
+      const why = cause instanceof PrivateRpcError ? cause.message : messageOf(cause);
+      const unreachable = cause instanceof PrivateRpcError && cause.reason === 'unreachable';
+      throw new WalletError(
+        unreachable ? 'CHAIN_UNREACHABLE' : 'SEND_FAILED',
+        unreachable
+          ? `The private RPC (${rpc.shownUrl}) was unreachable: ${why}. Nothing was sent to the public mempool.`
+          : `The private RPC (${rpc.shownUrl}) refused the transaction: ${why}. Nothing was sent to the public mempool.`,
+        'Check the private RPC URL in Settings, or clear it to send through the public RPC (where anyone watching the mempool sees the launch before it lands); then build it again.',
+        { cause },
+      );
+    }
+    this.log.info(`sent ${keccak256(raw)} through the private RPC ${rpc.shownUrl}`);
+  }
+
   private async broadcast(raw: Hex): Promise<void> {
     const { devnet, client } = this.chain;
     // On the devnet, through its journal, so what the app sends survives a restart like any /rpc transaction.
@@ -312,21 +342,23 @@ export class TransactionSender {
   }
 
   /**
-   * Why a mined transaction reverted, for the person, its revert decoded and explained: from the node's trace of the
-   * transaction where it answers one (the devnet, a fork, many nodes), which saw the state the transaction met in its
-   * block; else the call replayed at the end of its block (a pool priced first is still priced there; a price moved
-   * by the trades before it may have moved on). Null when neither can be had.
+   * Why a mined transaction reverted, its revert decoded: the contract's error by name, for the app to act on, and
+   * explained for the person. From the node's trace of the transaction where it answers one (the devnet, a fork, many
+   * nodes), which saw the state the transaction met in its block; else the call replayed at the end of its block (a
+   * pool priced first is still priced there; a price moved by the trades before it may have moved on). Null when
+   * neither can be had.
    */
-  private async whyReverted(hash: Hex, blockNumber: bigint): Promise<string | null> {
+  private async whyReverted(hash: Hex, blockNumber: bigint): Promise<{ name: string | null; words: string } | null> {
+    const why = (revert: DecodedRevert) => ({
+      name: contractErrorOf(revert),
+      words: explainRevert(revert.name, revert.args),
+    });
     try {
       const data = await tracedRevertData(
         (method, params) => this.chain.client.request({ method, params } as never),
         hash,
       );
-      if (data !== undefined) {
-        const revert = revertOfData(data);
-        return explainRevert(revert.name, revert.args);
-      }
+      if (data !== undefined) return why(revertOfData(data));
     } catch {
       // No tracing on this node: replay the call instead.
     }
@@ -341,10 +373,10 @@ export class TransactionSender {
         blockNumber,
       });
       // It would pass now: what made it fail in its block (a price moved by the trades before it) has moved on.
-      return explainRevert('passes now', []);
+      return { name: null, words: explainRevert('passes now', []) };
     } catch (cause) {
       const revert = revertOf(cause);
-      return revert ? explainRevert(revert.name, revert.args) : null;
+      return revert ? why(revert) : null;
     }
   }
 
@@ -355,11 +387,14 @@ export class TransactionSender {
       try {
         const receipt = await this.receiptOf(hash);
         const reverted = receipt.status !== 'success';
+        const why = reverted ? await this.whyReverted(hash, receipt.blockNumber) : null;
         this.store.settled(id, {
           status: reverted ? 'reverted' : 'confirmed',
           block: Number(receipt.blockNumber),
           gasUsed: receipt.gasUsed,
-          error: reverted ? await this.whyReverted(hash, receipt.blockNumber) : null,
+          feeWei: receipt.effectiveGasPrice === undefined ? null : receipt.gasUsed * receipt.effectiveGasPrice,
+          error: why?.words ?? null,
+          revert: why?.name ?? null,
         });
       } catch (cause) {
         // Still 'sent': the next start (or the next wait) looks again; the transaction may yet be mined.

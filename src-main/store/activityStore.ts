@@ -21,8 +21,11 @@ interface Row {
   hash: string | null;
   status: ActivityStatus;
   error: string | null;
+  revert: string | null;
   block: number | null;
   gas_used: string | null;
+  fee_wei: string | null;
+  sent_privately: 0 | 1;
   created_at: number;
   updated_at: number;
 }
@@ -43,8 +46,11 @@ const toEntry = (row: Row): ActivityEntry => ({
   hash: row.hash as Hex | null,
   status: row.status,
   error: row.error,
+  revert: row.revert,
   block: row.block,
   gasUsed: row.gas_used,
+  feeWei: row.fee_wei,
+  sentPrivately: row.sent_privately === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -70,11 +76,13 @@ export class ActivityStore {
       list: db.prepare('SELECT * FROM activity ORDER BY created_at DESC, id DESC LIMIT ?'),
       byStatus: db.prepare('SELECT * FROM activity WHERE status = ? ORDER BY created_at, id'),
       signed: db.prepare(
-        `UPDATE activity SET status = @status, raw = @raw, hash = @hash, nonce = @nonce, updated_at = @at
+        `UPDATE activity SET status = @status, raw = @raw, hash = @hash, nonce = @nonce, sent_privately = @privately,
+           updated_at = @at
          WHERE id = @id AND status = 'signing'`,
       ),
       settled: db.prepare(
-        `UPDATE activity SET status = @status, block = @block, gas_used = @gasUsed, error = @error, updated_at = @at
+        `UPDATE activity SET status = @status, block = @block, gas_used = @gasUsed, fee_wei = @feeWei, error = @error,
+           revert = @revert, updated_at = @at
          WHERE id = @id`,
       ),
       failed: db.prepare(`UPDATE activity SET status = 'failed', error = @error, updated_at = @at WHERE id = @id`),
@@ -109,21 +117,48 @@ export class ActivityStore {
     return (this.sql.byStatus.all(status) as Row[]).map(toEntry);
   }
 
-  /** A message signed (status 'signed'), or a transaction signed and about to be broadcast (status 'sent'). */
-  signed(id: string, signed: { status: 'signed' | 'sent'; raw?: Hex; hash?: Hex; nonce?: number }): void {
-    this.sql.signed.run({ id, raw: null, hash: null, nonce: null, ...signed, at: this.now() });
+  /**
+   * A message signed (status 'signed'), or a transaction signed and about to be broadcast (status 'sent'), `privately`
+   * when it goes to the private RPC rather than the public one.
+   */
+  signed(
+    id: string,
+    signed: { status: 'signed' | 'sent'; raw?: Hex; hash?: Hex; nonce?: number; privately?: boolean },
+  ): void {
+    const { privately = false, ...rest } = signed;
+    this.sql.signed.run({
+      id,
+      raw: null,
+      hash: null,
+      nonce: null,
+      ...rest,
+      privately: privately ? 1 : 0,
+      at: this.now(),
+    });
   }
 
-  /** Records the receipt; a reverted one may carry why, in the person's words. */
+  /**
+   * Records the receipt and the fee it cost; a reverted one may carry why, in the person's words (`error`) and as the
+   * contract's error name (`revert`).
+   */
   settled(
     id: string,
-    outcome: { status: 'confirmed' | 'reverted'; block: number; gasUsed: bigint; error?: string | null },
+    outcome: {
+      status: 'confirmed' | 'reverted';
+      block: number;
+      gasUsed: bigint;
+      feeWei?: bigint | null;
+      error?: string | null;
+      revert?: string | null;
+    },
   ): void {
     this.sql.settled.run({
       id,
       ...outcome,
       gasUsed: outcome.gasUsed.toString(),
+      feeWei: outcome.feeWei?.toString() ?? null,
       error: outcome.error ?? null,
+      revert: outcome.revert ?? null,
       at: this.now(),
     });
   }

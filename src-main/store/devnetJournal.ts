@@ -3,10 +3,11 @@ import type { Db } from './openDatabase';
 
 /**
  * What one journal entry records: 'tx', a transaction mined at once in a block of its own; 'mine', a block (holding
- * whatever waited in the mempool); 'pool', a transaction that entered the mempool; 'empty', a run of empty blocks;
- * 'time', the chain clock's new offset from the wall clock, in seconds (in `timestamp`).
+ * whatever waited in the mempool, and the private lane's transactions); 'pool', a transaction that entered the
+ * mempool; 'private', a transaction held in the private lane, outside the mempool, for the next block; 'empty', a run
+ * of empty blocks; 'time', the chain clock's new offset from the wall clock, in seconds (in `timestamp`).
  */
-export type JournalKind = 'tx' | 'mine' | 'pool' | 'empty' | 'time';
+export type JournalKind = 'tx' | 'mine' | 'pool' | 'private' | 'empty' | 'time';
 
 export interface JournalEntry {
   kind: JournalKind;
@@ -57,7 +58,7 @@ export class DevnetJournal {
     this.completeEntry = db.prepare('UPDATE devnet_journal SET tx_hash = ?, block_hash = ? WHERE seq = ?');
     this.discardEntry = db.prepare('DELETE FROM devnet_journal WHERE seq = ?');
     this.cadenceEntries = db
-      .prepare("SELECT EXISTS (SELECT 1 FROM devnet_journal WHERE kind IN ('pool', 'empty'))")
+      .prepare("SELECT EXISTS (SELECT 1 FROM devnet_journal WHERE kind IN ('pool', 'private', 'empty'))")
       .pluck();
     this.extendRun = db.prepare(
       `UPDATE devnet_journal SET times = coalesce(times || ',', '') || ?, block_hash = '${UNKNOWN_BLOCK_HASH}'

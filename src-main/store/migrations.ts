@@ -400,4 +400,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX devnet_journal_fingerprint ON devnet_journal (fingerprint, seq);
     `,
   },
+  {
+    id: '2026-12-02-activity-revert',
+    sql: `
+      -- A transaction mined but reverted keeps why as data beside the sentence in \`error\`: the contract's error name
+      -- (PoolOccupied, LimitNotMet...), so the app can offer what fits (a launch whose pool was taken is launched
+      -- again at a new address); and what the network fee came to, once mined. Rows written before have neither.
+      ALTER TABLE activity ADD COLUMN revert TEXT;
+      ALTER TABLE activity ADD COLUMN fee_wei TEXT;
+    `,
+  },
+  {
+    id: '2026-12-02-private-sending',
+    sql: `
+      -- A launch (and, when asked, a trade) may be sent to a block builder's private RPC instead of the public one: the
+      -- activity row says so, set before the transaction leaves. Rows written before are public sends (0).
+      ALTER TABLE activity ADD COLUMN sent_privately INTEGER NOT NULL DEFAULT 0 CHECK (sent_privately IN (0, 1));
+      -- The devnet's private lane: a transaction held outside the mempool ('private') until the next block takes it.
+      -- SQLite cannot widen a CHECK in place, so the journal is made anew with the rows it had.
+      CREATE TABLE devnet_journal_new (
+        seq         INTEGER PRIMARY KEY,
+        fingerprint TEXT    NOT NULL,
+        kind        TEXT    NOT NULL CHECK (kind IN ('tx', 'mine', 'pool', 'empty', 'time', 'private')),
+        timestamp   INTEGER NOT NULL,  -- the block's timestamp (an empty run's first), or the clock offset ('time')
+        raw         TEXT,              -- the signed transaction, for kinds 'tx', 'pool' and 'private'
+        tx_hash     TEXT,
+        block_hash  TEXT    NOT NULL,  -- checked on replay (an empty run's last block); '' where there is no block
+        recorded_at INTEGER NOT NULL,
+        times       TEXT               -- an empty run: each later block's timestamp less the one before, comma-separated
+      ) STRICT;
+      INSERT INTO devnet_journal_new (seq, fingerprint, kind, timestamp, raw, tx_hash, block_hash, recorded_at, times)
+        SELECT seq, fingerprint, kind, timestamp, raw, tx_hash, block_hash, recorded_at, times FROM devnet_journal;
+      DROP TABLE devnet_journal;
+      ALTER TABLE devnet_journal_new RENAME TO devnet_journal;
+      CREATE INDEX devnet_journal_fingerprint ON devnet_journal (fingerprint, seq);
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppOperation } from '../appChannelTypes';
+import { privateRpcUrlProblem } from '../privateRpcUrl';
 import { publicLinkBaseProblem } from '../publicLinkBase';
 import { AddressSchema } from './common';
 import { UnsignedTxSchema } from './unsignedTx';
@@ -53,6 +54,20 @@ export const AppSettingsSchema = z
         const problem = text ? publicLinkBaseProblem(text) : null;
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       }),
+    /**
+     * A block builder's private RPC: the network's launches (and, with `privateTrades`, its buys and sells) are sent
+     * there instead of the public RPC, so they never wait in the public mempool. Applies to the network saved with it.
+     */
+    privateRpcUrl: z
+      .string()
+      .nullable()
+      .optional()
+      .superRefine((text, ctx) => {
+        const problem = text ? privateRpcUrlProblem(text) : null;
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    /** Buys and sells go through the private RPC too (launches always do when one is set). */
+    privateTrades: z.boolean().optional(),
   })
   .strict()
   .refine((s) => s.network === 'devnet' || s.rpcUrl !== null, {
@@ -62,6 +77,10 @@ export const AppSettingsSchema = z
   .refine((s) => s.network === 'fork' || s.forkBlock == null, {
     message: 'a fork block belongs to a rehearsal (network fork) only',
     path: ['forkBlock'],
+  })
+  .refine((s) => !s.privateTrades || Boolean(s.privateRpcUrl), {
+    message: 'sending trades privately needs a private RPC URL: fill it in, or untick the box',
+    path: ['privateTrades'],
   });
 
 const none = z.object({}).strict();

@@ -181,8 +181,10 @@ describe('npm run traffic', () => {
 });
 
 describe('npm run adversary', () => {
-  it('frontrun: prices a pending launch pool first, in the same block, and the launch reverts', async () => {
-    const adversary = runTool('adversary.ts', ['--kind', 'frontrun', '--dust', '--max-actions', '1']);
+  // With 1 BNB of bids in the way, beyond the dust the factory sells into when it takes a pool over (with none, or
+  // dust, the launch lands: test/rehearsal/adversaries.test.ts).
+  it('frontrun: prices a pending launch pool first, in the same block, with bids in the way, and the launch reverts', async () => {
+    const adversary = runTool('adversary.ts', ['--kind', 'frontrun', '--bids', '1', '--max-actions', '1']);
     await adversary.line('ready');
     const launch = await sendLaunch(3, 'tools-frontrun');
     const action = await adversary.line('action');

@@ -26,7 +26,15 @@ describe('a launch someone priced the pool of first', () => {
   it('is explained in Activity: who did what, that nothing was launched, and to build it again', async () => {
     const person = await rehearsalPerson(service, 7, APP_TOKEN);
     const image = await uploadLogo(service);
-    const adversary = await startRehearsalProcess('adversary', ['--kind', 'frontrun', '--url', service.origin]);
+    // Real bids in the way (1 BNB, far beyond the dust the factory sells into when it takes a pool over): refused.
+    const adversary = await startRehearsalProcess('adversary', [
+      '--kind',
+      'frontrun',
+      '--bids',
+      '1',
+      '--url',
+      service.origin,
+    ]);
     let settled: { status: string } | undefined;
     try {
       // Early in a block, so the front-runner has the block's time to see it (its race, not the clock's).

@@ -23,12 +23,8 @@ export function withBscFees(provider: EdrProvider): EdrProvider {
     // A node refuses an underpriced transaction as it arrives; the EVM's own check comes only when it mines, so at a
     // block cadence such a transaction would wait in the mempool for ever instead.
     if (method === 'eth_sendRawTransaction' && typeof params[0] === 'string') {
-      const tip = tipOf(params[0] as Hex);
-      if (tip !== undefined && tip < minimum) {
-        return {
-          error: { code: -32000, message: `transaction underpriced: gas tip cap ${tip}, minimum needed ${minimum}` },
-        };
-      }
+      const underpriced = bscUnderpriced(params[0] as Hex);
+      if (underpriced) return { error: { code: -32000, message: underpriced } };
     }
     const answer = await provider.raw(method, params);
     const below = answer.error?.message.match(/gas price is (\d+), which is below the minimum of (\d+)/i);
@@ -48,6 +44,18 @@ export function withBscFees(provider: EdrProvider): EdrProvider {
     return answer.result;
   }) as EdrProvider['request'];
   return { request, raw };
+}
+
+/**
+ * BSC's refusal of a signed transaction bidding under the validators' minimum gas price, in its words, or null when
+ * it bids enough (or cannot be read: the EVM refuses that itself).
+ */
+export function bscUnderpriced(raw: Hex): string | null {
+  const minimum = BSC_FEE_SETTINGS.minGasPrice as bigint;
+  const tip = tipOf(raw);
+  return tip !== undefined && tip < minimum
+    ? `transaction underpriced: gas tip cap ${tip}, minimum needed ${minimum}`
+    : null;
 }
 
 /** The priority fee a signed transaction bids with a base fee of 0 (BSC's); undefined when it cannot be read. */

@@ -12,7 +12,7 @@ import type { ForkInfo } from '../../../src-shared/appChannelTypes';
 import { type Logger, silentLogger } from '../../log/createLogger';
 import type { DevnetJournal, JournalEntry } from '../../store/devnetJournal';
 import { FORK_CHAIN_ID } from '../networks';
-import { BSC_FEE_SETTINGS, withBscFees } from './bscFees';
+import { BSC_FEE_SETTINGS, bscUnderpriced, withBscFees } from './bscFees';
 import { DEVNET_BALANCE_WEI, type DevnetContracts, deployDevnet, GENESIS_TIME } from './deployDevnet';
 import { createEdrProvider, type EdrProvider, type ForkPoint, RpcError, setNextBlockTimestamp } from './edrProvider';
 import { type ForkAddresses, maskedUrl, sourceNetworkOf } from './forkSource';
@@ -51,6 +51,21 @@ export interface Devnet {
    * own before this returns; at a cadence it waits in the mempool for the next block (see `included`).
    */
   sendRawTransaction(raw: Hex): Promise<Hex>;
+  /**
+   * The private lane, as a block builder's private RPC serves BSC: takes a signed transaction and holds it outside the
+   * mempool (txpool_content, eth_pendingTransactions, a pending-transaction filter and eth_getTransactionByHash never
+   * show it), then puts it into the very next block as that block is made. Journaled like the mempool. Refuses at
+   * once what the next block could not take (a nonce used or leaving a gap, too little BNB, under BSC's minimum gas
+   * price). Without a cadence it is mined at once in a block of its own, like any transaction. Returns its hash.
+   */
+  sendPrivateRawTransaction(raw: Hex): Promise<Hex>;
+  /**
+   * Runs a read of the public /rpc so that it never meets the private lane's transactions on their way into a block
+   * (they pass through the EVM's mempool for the instant the block is made): reads wait out that instant.
+   */
+  publicRead<T>(read: () => Promise<T>): Promise<T>;
+  /** Whether the transaction came through the private lane: a pending-transaction filter must never list it. */
+  sentPrivately(hash: Hex): boolean;
   /** Resolves once the transaction is in a block (at once when it already is); throws if it leaves the mempool. */
   included(hash: Hex): Promise<void>;
   /**
@@ -108,6 +123,8 @@ const EMPTY_RUN_MAX = 4096;
 const LATEST_CLOCK = 253_402_300_799;
 /** Blocks `included` waits for a transaction before it gives up on it. */
 const INCLUDED_MAX_BLOCKS = 200;
+/** Hashes of the private lane's transactions kept to be left out of pending-transaction filters (the newest). */
+const PRIVATE_HASHES_KEPT = 10_000;
 
 interface BlockHeader {
   hash: Hex;
@@ -173,6 +190,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     });
   }
 
+  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
   const listeners = new Set<(blockNumber: bigint) => void>();
   // One block at a time: the timestamp chosen, the transaction sent and the journal entry written belong together.
   let queue: Promise<unknown> = Promise.resolve();
@@ -232,19 +250,93 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     }
   }
 
+  /** The private lane: signed transactions held outside the EVM's mempool until the next block, in arrival order. */
+  const lane: { raw: Hex; hash: Hex; from: Address; nonce: number }[] = [];
+  async function heldOf(raw: Hex): Promise<(typeof lane)[number]> {
+    const from = await recoverTransactionAddress({ serializedTransaction: raw as never });
+    return { raw, hash: keccak256(raw), from, nonce: parseTransaction(raw).nonce ?? 0 };
+  }
+  /** Every hash sent through the lane (the newest PRIVATE_HASHES_KEPT), lower case. */
+  const privateHashes = new Set<string>();
+  function rememberPrivate(hash: Hex): void {
+    privateHashes.add(hash.toLowerCase());
+    if (privateHashes.size > PRIVATE_HASHES_KEPT) {
+      privateHashes.delete(privateHashes.values().next().value as string);
+    }
+  }
+  // Reads of the public /rpc, and the instant the lane's transactions sit in the EVM's mempool on their way into a
+  // block: one excludes the other, so no public read can ever see them pending.
+  let publicReads = 0;
+  let hiding: Promise<void> | undefined;
+  let readsDone: (() => void) | undefined;
+  async function publicRead<T>(read: () => Promise<T>): Promise<T> {
+    while (hiding) await hiding;
+    publicReads++;
+    try {
+      return await read();
+    } finally {
+      publicReads--;
+      if (publicReads === 0) readsDone?.();
+    }
+  }
+  /** Runs `work` with public reads held (those under way finish first). Called from serialized work only. */
+  async function hidden<T>(work: () => Promise<T>): Promise<T> {
+    let release = () => {};
+    hiding = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      if (publicReads > 0) {
+        await new Promise<void>((resolve) => {
+          readsDone = resolve;
+        });
+      }
+      readsDone = undefined;
+      return await work();
+    } finally {
+      hiding = undefined;
+      release();
+    }
+  }
+  /**
+   * Lets the lane's transactions into the EVM's mempool for the block about to be made (each a sender's nonces in
+   * order). One the chain no longer takes (its nonce used meanwhile, its BNB spent) is dropped, as a builder drops it;
+   * one that would leave a gap is dropped too rather than wait in the mempool where everyone would see it. The same
+   * checks run on replay, so a replay drops what the run dropped.
+   */
+  async function admitPrivate(raws: readonly Hex[]): Promise<void> {
+    await setAutomine(false);
+    for (const raw of raws) {
+      try {
+        const from = await recoverTransactionAddress({ serializedTransaction: raw as never });
+        const nonce = parseTransaction(raw).nonce ?? 0;
+        const next = Number(await rpc('eth_getTransactionCount', [from, 'pending']));
+        if (nonce > next) throw new RpcError(-32000, `nonce too high: ${from} is at nonce ${next}, it has ${nonce}`);
+        await rpc('eth_sendRawTransaction', [raw]);
+      } catch (error) {
+        log.warn(`devnet: the private transaction ${keccak256(raw)} was dropped: ${reason(error)}`);
+      }
+    }
+  }
+
   const replay: ReplayReport = { blocks: 0, mismatches: 0, foreign: options.journal?.countForeign(fingerprint) ?? 0 };
   const replayed = (hash: Hex | null, made: Hex) => {
     if (hash !== null && made !== hash) replay.mismatches++;
     replay.blocks++;
   };
+  // The private lane's transactions as the journal gives them back: each waits for the next block, as it did.
+  const replayLane: Hex[] = [];
   for (const entry of options.journal?.entries(fingerprint) ?? []) {
     try {
       if (entry.kind === 'time') {
         offset = entry.timestamp;
+      } else if (entry.kind === 'private' && entry.raw) {
+        replayLane.push(entry.raw);
       } else if (entry.kind === 'pool' && entry.raw) {
         await setAutomine(false);
         await rpc('eth_sendRawTransaction', [entry.raw]);
       } else if (entry.kind === 'empty') {
+        if (replayLane.length > 0) await admitPrivate(replayLane.splice(0));
         let timestamp = entry.timestamp;
         let made: Hex | undefined;
         for (const delta of [0, ...(entry.times ?? [])]) {
@@ -257,6 +349,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         replayed(entry.blockHash, made as Hex);
       } else {
         await setNextBlockTimestamp(provider, entry.timestamp);
+        // Live, the lane is let into the mempool once the block's timestamp is set, just before the block is made.
+        if (replayLane.length > 0) await admitPrivate(replayLane.splice(0));
         if (entry.kind === 'tx' && entry.raw) {
           await setAutomine(true);
           replayed(entry.blockHash, (await sendRaw(entry.raw)).blockHash);
@@ -272,6 +366,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     }
   }
   await setAutomine(!atCadence);
+  // What the lane held at the stop waits for the next block again (mined at once below, without a cadence).
+  for (const raw of replayLane) {
+    try {
+      const held = await heldOf(raw);
+      lane.push(held);
+      rememberPrivate(held.hash);
+    } catch (error) {
+      log.warn(`devnet replay: a private transaction left waiting could not be read: ${reason(error)}`);
+    }
+  }
   if (replay.blocks > 0) log.info(`devnet: replayed ${replay.blocks} blocks from the journal`);
   if (replay.mismatches > 0) log.warn(`devnet: ${replay.mismatches} replayed blocks differ from the recorded ones`);
   const otherForks = options.journal?.foreignForks(fingerprint) ?? [];
@@ -285,7 +389,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     log.info(`devnet: ${otherBuilds} journal entries were made on another devnet build; kept, not replayed`);
   }
 
-  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
   /** The journal row of the run of empty blocks being made, while nothing else was journaled after it. */
   let emptyRun: { seq: number; blocks: number; last: number } | undefined;
 
@@ -419,8 +522,77 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     return hash;
   }
 
+  /**
+   * Refuses at once, in a node's words, a transaction the next block could not take, since the lane's sender is told
+   * it was taken: not signed for this chain, a nonce already used or leaving a gap (after the mempool and the lane),
+   * more gas than a block holds, too little BNB for its gas and value, or under BSC's minimum gas price.
+   */
+  async function checkPrivate(raw: Hex): Promise<void> {
+    let tx: ReturnType<typeof parseTransaction>;
+    let from: Address;
+    try {
+      tx = parseTransaction(raw);
+      from = await recoverTransactionAddress({ serializedTransaction: raw as never });
+    } catch (error) {
+      throw new RpcError(
+        -32602,
+        `not a signed transaction: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
+    }
+    if (tx.chainId !== chainId) {
+      throw new RpcError(-32000, `invalid chain id: the transaction is for chain ${tx.chainId}, this is ${chainId}`);
+    }
+    const underpriced = options.bscFees ? bscUnderpriced(raw) : null;
+    if (underpriced) throw new RpcError(-32000, underpriced);
+    const gas = tx.gas ?? 0n;
+    if (gas > DEVNET_BLOCK_GAS_LIMIT) {
+      throw new RpcError(-32000, `exceeds block gas limit: ${gas} gas, a block holds ${DEVNET_BLOCK_GAS_LIMIT}`);
+    }
+    const [mined, pending, balance] = await Promise.all([
+      rpc('eth_getTransactionCount', [from, 'latest']).then(Number),
+      rpc('eth_getTransactionCount', [from, 'pending']).then(Number),
+      rpc('eth_getBalance', [from, 'latest']).then((wei) => BigInt(wei as Hex)),
+    ]);
+    const nonce = tx.nonce ?? 0;
+    // The sender's next nonce after the mempool and what it already holds in the lane.
+    let next = pending;
+    for (const held of lane) if (held.from === from && held.nonce === next) next++;
+    if (nonce < mined) throw new RpcError(-32000, `nonce too low: ${from} is at nonce ${mined}, it has ${nonce}`);
+    if (nonce > next) throw new RpcError(-32000, `nonce too high: ${from} is at nonce ${next}, it has ${nonce}`);
+    const cost = gas * (tx.maxFeePerGas ?? tx.gasPrice ?? 0n) + (tx.value ?? 0n);
+    if (balance < cost) {
+      throw new RpcError(-32000, `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}`);
+    }
+  }
+
+  /** Holds a signed transaction in the private lane for the next block, journaled ahead (no mempool, no filter). */
+  async function toLane(raw: Hex): Promise<Hex> {
+    const hash = keccak256(raw);
+    if (lane.some((held) => held.hash === hash)) return hash;
+    await checkPrivate(raw);
+    const journal = options.journal;
+    if (journal) {
+      const seq = writeAhead(journal, { kind: 'private', raw, timestamp: 0 });
+      forget(() => journal.complete(seq, hash, '0x'), 'a private transaction is journaled without its hash');
+    }
+    lane.push(await heldOf(raw));
+    rememberPrivate(hash);
+    return hash;
+  }
+
+  /** The lane's transactions into the mempool and a block made of them and the mempool, with public reads held. */
+  function mineWithLane(): Promise<{ blockHash: Hex; blockNumber: bigint }> {
+    return hidden(async () => {
+      await admitPrivate(lane.splice(0).map((held) => held.raw));
+      const made = await mineBlock();
+      await setAutomine(!atCadence);
+      return made;
+    });
+  }
+
   async function mineNow(timestamp?: number): Promise<Hex> {
     if (timestamp !== undefined) await pin(timestamp);
+    if (lane.length > 0) return (await journaled({ kind: 'mine', raw: null }, mineWithLane)).blockHash;
     const empty = atCadence && (await executable()) === 0;
     const mined = empty ? await emptyBlock() : await journaled({ kind: 'mine', raw: null }, mineBlock);
     return mined.blockHash;
@@ -450,9 +622,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     journalClock();
   }
 
-  // A pending transaction left from a cadence run is mined now when this run mines each transaction at once.
-  if (!atCadence && ((await rpc('eth_pendingTransactions')) as unknown[]).length > 0) {
-    await journaled({ kind: 'mine', raw: null }, mineBlock);
+  // A pending transaction left from a cadence run (in the mempool or the private lane) is mined now when this run
+  // mines each transaction at once.
+  if (!atCadence && (lane.length > 0 || ((await rpc('eth_pendingTransactions')) as unknown[]).length > 0)) {
+    await journaled({ kind: 'mine', raw: null }, mineWithLane);
     log.info('devnet: mined the transactions left pending by the last run');
   }
 
@@ -497,11 +670,22 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         const mined = await journaled({ kind: 'tx', raw }, () => sendRaw(raw));
         return mined.txHash;
       }),
+    sendPrivateRawTransaction: (raw) =>
+      serialized(async () => {
+        if (atCadence) return toLane(raw);
+        await checkNonce(raw);
+        rememberPrivate(keccak256(raw));
+        const mined = await journaled({ kind: 'tx', raw }, () => sendRaw(raw));
+        return mined.txHash;
+      }),
+    publicRead,
+    sentPrivately: (hash) => privateHashes.has(hash.toLowerCase()),
     async included(hash) {
       for (let blocks = 0; ; ) {
         const receipt = await rpc('eth_getTransactionReceipt', [hash]);
         if (receipt) return;
-        const known = await rpc('eth_getTransactionByHash', [hash]);
+        const waiting = lane.some((held) => held.hash === hash.toLowerCase());
+        const known = waiting || (await rpc('eth_getTransactionByHash', [hash]));
         if (!known) throw new RpcError(-32000, `transaction ${hash} is neither mined nor waiting in the mempool`);
         if (stopped) throw new RpcError(-32000, `transaction ${hash} is pending and the devnet has stopped`);
         if (++blocks > INCLUDED_MAX_BLOCKS) {

@@ -39,6 +39,13 @@ const READ_METHODS = new Set([
   'debug_traceTransaction',
 ]);
 
+/**
+ * The devnet's stand-in for a block builder's private RPC: a signed transaction held outside the mempool and put into
+ * the next block (see Devnet.sendPrivateRawTransaction). Not a standard method; a builder takes eth_sendRawTransaction
+ * at an address of its own.
+ */
+const PRIVATE_SEND = 'devnet_sendPrivateRawTransaction';
+
 const RPC_BODY_LIMIT = 1024 * 1024;
 const MAX_BATCH = 100;
 
@@ -73,12 +80,14 @@ async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
   if (typeof method !== 'string') return failure(id, -32600, 'Invalid request: method must be a string');
   if (!Array.isArray(params)) return failure(id, -32602, 'Invalid params: params must be an array');
   try {
-    if (method === 'eth_sendRawTransaction') {
+    if (method === 'eth_sendRawTransaction' || method === PRIVATE_SEND) {
       const raw = params[0];
       if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]+$/.test(raw)) {
         return failure(id, -32602, 'Invalid params: expected one signed transaction as 0x-hex');
       }
-      return { jsonrpc: '2.0', id, result: await devnet.sendRawTransaction(raw as Hex) };
+      const sent =
+        method === PRIVATE_SEND ? devnet.sendPrivateRawTransaction(raw as Hex) : devnet.sendRawTransaction(raw as Hex);
+      return { jsonrpc: '2.0', id, result: await sent };
     }
     if (method === 'evm_mine') {
       // Hardhat's form: evm_mine, or evm_mine(timestamp) to mine the block at that time and go on from it.
@@ -105,19 +114,28 @@ async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
       await devnet.setNextBlockTimestamp(timestamp);
       return { jsonrpc: '2.0', id, result: timestamp.toString() };
     }
-    if (method === 'txpool_content') return { jsonrpc: '2.0', id, result: await txpoolContent(rpcOf(devnet)) };
-    if (method === 'txpool_status') return { jsonrpc: '2.0', id, result: await txpoolStatus(rpcOf(devnet)) };
+    if (method === 'txpool_content') {
+      return { jsonrpc: '2.0', id, result: await devnet.publicRead(() => txpoolContent(rpcOf(devnet))) };
+    }
+    if (method === 'txpool_status') {
+      return { jsonrpc: '2.0', id, result: await devnet.publicRead(() => txpoolStatus(rpcOf(devnet))) };
+    }
     if (!READ_METHODS.has(method)) {
       return failure(
         id,
         -32601,
-        `Method ${method} is not available on the devnet RPC: it serves reads, eth_sendRawTransaction, the mempool (txpool_content, txpool_status, eth_newPendingTransactionFilter), evm_mine, evm_increaseTime and evm_setNextBlockTimestamp`,
+        `Method ${method} is not available on the devnet RPC: it serves reads, eth_sendRawTransaction, the mempool (txpool_content, txpool_status, eth_newPendingTransactionFilter), ${PRIVATE_SEND} (a block builder's private lane), evm_mine, evm_increaseTime and evm_setNextBlockTimestamp`,
       );
     }
-    const reply = await devnet.provider.raw(method, params);
-    return reply.error
-      ? failure(id, reply.error.code, reply.error.message, reply.error.data)
-      : { jsonrpc: '2.0', id, result: reply.result };
+    const reply = await devnet.publicRead(() => devnet.provider.raw(method, params));
+    if (reply.error) return failure(id, reply.error.code, reply.error.message, reply.error.data);
+    // A pending-transaction filter lists what entered the EVM's mempool, the private lane's too on their way into
+    // their block: those were never public, so they are left out (blocks' and logs' filters answer no such hash).
+    const result =
+      method === 'eth_getFilterChanges' && Array.isArray(reply.result)
+        ? reply.result.filter((item) => typeof item !== 'string' || !devnet.sentPrivately(item as Hex))
+        : reply.result;
+    return { jsonrpc: '2.0', id, result };
   } catch (error) {
     if (error instanceof RpcError) return failure(id, error.code, error.shortMessage, error.data);
     return failure(id, -32603, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
@@ -127,7 +145,8 @@ async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
 /**
  * `POST /rpc` on the devnet: the chain's JSON-RPC for bots and tests. Reads pass through (the mempool and the `pending`
  * tag included, as a searcher reads a BSC node); signed transactions, `evm_mine` and the clock's moves go through the
- * devnet's journal, so what is sent here survives a restart. Batches are answered in order.
+ * devnet's journal, so what is sent here survives a restart. `devnet_sendPrivateRawTransaction` is the private lane a
+ * block builder's private RPC would be. Batches are answered in order.
  */
 export function rpcRoute(app: Hono, devnet: Devnet): void {
   app.post(

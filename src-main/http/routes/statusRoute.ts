@@ -9,7 +9,10 @@ import type { AppEnv } from '../env';
 async function chainStatus(chain: ChainContext): Promise<ChainStatus> {
   const { heads, newBlocks, devnet } = chain;
   if (devnet) {
-    const pending = (await devnet.provider.request({ method: 'eth_pendingTransactions', params: [] } as never)) as [];
+    // As /rpc answers it: the private lane's transactions, never public, are not counted.
+    const pending = (await devnet.publicRead(() =>
+      devnet.provider.request({ method: 'eth_pendingTransactions', params: [] } as never),
+    )) as [];
     return {
       newBlocks: 'devnet',
       head: null,

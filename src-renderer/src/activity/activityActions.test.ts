@@ -24,8 +24,11 @@ function entry(id: string, groupId: string, step: string, createdAt: number): Ac
     hash: null,
     status: 'confirmed',
     error: null,
+    revert: null,
     block: null,
     gasUsed: null,
+    sentPrivately: false,
+    feeWei: null,
     createdAt,
     updatedAt: createdAt,
   };

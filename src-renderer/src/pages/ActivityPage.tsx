@@ -10,6 +10,7 @@ import { ErrorPanel } from '../components/ErrorPanel';
 import { HashChip } from '../components/HashChip';
 import { useTokenUsd } from '../components/useTokenUsd';
 import { failureOf } from '../failureOf';
+import { isPoolTakenLaunch } from '../launch/poolTaken';
 import { Link } from '../router/Link';
 import { useSettingsStore } from '../store/settingsStore';
 import { Amount } from '../ui/Amount';
@@ -172,6 +173,12 @@ function ActionRows({ action }: { action: ActivityAction }) {
         <td>
           <StatusBadge entry={head} />
           {head.error && <div className="mt-1 max-w-56 text-xs break-words text-down">{head.error}</div>}
+          {/* The form is not kept here, but the launch page keeps it: launching again starts there. */}
+          {isPoolTakenLaunch(head) && (
+            <Link to="/launch" testId="activity-launch-again" className="mt-1 inline-block text-xs font-semibold">
+              Launch again from the launch page
+            </Link>
+          )}
         </td>
         <td>
           {head.hash ? <HashChip hash={head.hash} testId="activity-hash" /> : <span className="text-muted">—</span>}

@@ -18,6 +18,8 @@ import { launchFactsOf } from '../launch/launchFacts';
 import { useLaunchForm } from '../launch/launchForm';
 import { MarketFields } from '../launch/MarketFields';
 import { capOf, pairOf } from '../launch/marketCap';
+import { PoolTakenPanel } from '../launch/PoolTakenPanel';
+import { poolTakenOf } from '../launch/poolTaken';
 import { RoyaltyFields } from '../launch/RoyaltyFields';
 import { ShapeEditor } from '../launch/ShapeEditor';
 import { readDraftShape } from '../launch/shapeDraft';
@@ -109,6 +111,8 @@ function LaunchWizard({ settings, onLaunched }: { settings: Settings; onLaunched
   const missing = [...new Set(missingFields.map((field) => MISSING_LABELS[field] ?? field))];
   const paused = settings.launch.paused;
   const ready = wallet !== null && !busy && !paused && problems.length === 0;
+  // Someone priced the sent launch's pool first: the same form, built again, lands at a new address.
+  const taken = poolTakenOf(progress);
   const stepDone = (fields: RegExp) => !problems.some(([field]) => fields.test(field));
 
   const pair = pairOf(draft, settings);
@@ -212,7 +216,7 @@ function LaunchWizard({ settings, onLaunched }: { settings: Settings; onLaunched
         </Step>
       </div>
 
-      <aside className="flex flex-col gap-4 lg:sticky lg:top-4" aria-label="Review and launch">
+      <aside className="flex flex-col gap-4 lg:sticky lg:top-18" aria-label="Review and launch">
         <Card
           title={
             <span className="flex items-center gap-2.5">
@@ -222,6 +226,17 @@ function LaunchWizard({ settings, onLaunched }: { settings: Settings; onLaunched
           }
         >
           <div className="flex flex-col gap-4">
+            {/* First, where the eye is after signing: the sticky column may be taller than a small window. */}
+            {taken && (
+              <PoolTakenPanel
+                taken={taken}
+                token={built?.token ?? null}
+                hash={progress?.hash ?? null}
+                bnbUsd={bnbUsd}
+                onLaunchAgain={() => void submit()}
+                disabled={!ready}
+              />
+            )}
             <div>
               <p className="mb-1.5 text-xs font-semibold tracking-wide text-muted uppercase">In the launches list</p>
               <LaunchPreview
@@ -263,16 +278,18 @@ function LaunchWizard({ settings, onLaunched }: { settings: Settings; onLaunched
               )}
               . The liquidity is locked for ever.
             </p>
-            <Button
-              type="submit"
-              variant="primary"
-              size="lg"
-              disabled={!ready}
-              icon={<Rocket size={16} aria-hidden="true" />}
-              testId="launch-submit"
-            >
-              Review and launch
-            </Button>
+            {!taken && (
+              <Button
+                type="submit"
+                variant="primary"
+                size="lg"
+                disabled={!ready}
+                icon={<Rocket size={16} aria-hidden="true" />}
+                testId="launch-submit"
+              >
+                Review and launch
+              </Button>
+            )}
             {wallet === null && (
               <p className="text-sm text-muted" data-testid="launch-no-signer">
                 Set up a signer in <Link to="/settings">Settings</Link> to launch.
@@ -283,13 +300,13 @@ function LaunchWizard({ settings, onLaunched }: { settings: Settings; onLaunched
                 Still needed: {missing.join(', ')}.
               </p>
             )}
-            {built && <LaunchBuildSummary build={built} bnbUsd={bnbUsd} />}
+            {built && !taken && <LaunchBuildSummary build={built} bnbUsd={bnbUsd} />}
             {serverError ? (
               <div data-testid="launch-refused">
                 <ErrorPanel title="The service did not build the launch" error={serverError} />
               </div>
             ) : (
-              <ActionProgressView progress={progress} />
+              !taken && <ActionProgressView progress={progress} />
             )}
             <Button
               variant="ghost"

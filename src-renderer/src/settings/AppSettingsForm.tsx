@@ -74,6 +74,18 @@ function RunningNow({ info }: { info: AppInfo }) {
         <Row label="Rate limits on loopback">
           {info.rateLimits ? 'on (120 quotes, 60 builds a minute per client)' : 'off'}
         </Row>
+        <Row label="Private sending">
+          {info.privateRpc ? (
+            <span data-testid="app-private-rpc">
+              launches{info.privateRpc.trades ? ', buys and sells' : ''} through{' '}
+              <code className="text-xs">{info.privateRpc.url}</code>
+            </span>
+          ) : (
+            <span className="text-muted" data-testid="app-private-rpc">
+              off: everything goes through the RPC
+            </span>
+          )}
+        </Row>
         <Row label="Logos of other people's launches">
           <span data-testid="app-third-party-fetches">{info.thirdPartyFetches ? 'fetched' : 'not fetched'}</span>
         </Row>
@@ -86,14 +98,16 @@ function RunningNow({ info }: { info: AppInfo }) {
 }
 
 /**
- * The app's running setup, and the form that changes it for the next start: network and its RPC URL, the data
- * directory, the loopback rate limits, the Ledger path, the public base of shared links, and third-party fetches.
- * Main validates and saves; a restart applies it.
+ * The app's running setup, and the form that changes it for the next start: network and its RPC URL, a block
+ * builder's private RPC for the launches (and trades), the data directory, the loopback rate limits, the Ledger path,
+ * the public base of shared links, and third-party fetches. Main validates and saves; a restart applies it.
  */
 export function AppSettingsForm({ info }: { info: AppInfo }) {
   const id = useId();
   const [network, setNetwork] = useState(info.network);
   const [rpcUrl, setRpcUrl] = useState(info.rpcUrl ?? '');
+  const [privateRpcUrl, setPrivateRpcUrl] = useState('');
+  const [privateTrades, setPrivateTrades] = useState(false);
   const [forkBlock, setForkBlock] = useState('');
   const [dataDir, setDataDir] = useState('');
   const [rateLimits, setRateLimits] = useState(info.rateLimits);
@@ -109,6 +123,8 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
     void invoke<{ saved: SavedAppSettings | null }>('settings.get').then(
       ({ saved: stored }) => {
         if (stored?.dataDir) setDataDir(stored.dataDir);
+        if (stored?.privateRpcUrl) setPrivateRpcUrl(stored.privateRpcUrl);
+        if (stored?.privateTrades) setPrivateTrades(true);
         if (stored?.forkBlock != null) setForkBlock(String(stored.forkBlock));
         if (stored?.ledgerTemplate) setLedgerTemplate(stored.ledgerTemplate);
         if (stored?.thirdPartyFetches !== undefined) setThirdPartyFetches(stored.thirdPartyFetches);
@@ -125,6 +141,8 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
       await invoke('settings.save', {
         network,
         rpcUrl: rpcUrl.trim() || null,
+        privateRpcUrl: privateRpcUrl.trim() || null,
+        privateTrades: Boolean(privateRpcUrl.trim()) && privateTrades,
         ...(network === 'fork' ? { forkBlock: forkBlock.trim() ? Number(forkBlock.trim()) : null } : {}),
         dataDir: dataDir.trim() || null,
         rateLimits,
@@ -206,6 +224,35 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
                 value={rpcUrl}
                 onChange={(e) => setRpcUrl(e.target.value)}
               />
+            </div>
+            <div className="flex flex-col gap-1.5 lg:col-span-2">
+              <label htmlFor={`${id}-private-rpc`} className={label}>
+                Private RPC URL (a block builder's)
+              </label>
+              <input
+                id={`${id}-private-rpc`}
+                data-testid="settings-private-rpc"
+                aria-describedby={`${id}-private-rpc-help`}
+                placeholder="none: launches go through the RPC above"
+                value={privateRpcUrl}
+                onChange={(e) => setPrivateRpcUrl(e.target.value)}
+              />
+              <p id={`${id}-private-rpc-help`} className="text-xs text-muted">
+                Block builders on BNB Chain offer private RPC endpoints: a transaction sent there goes into a block
+                without waiting in the public mempool, where bots watch for launches to get in front of. Set one, and
+                your launches go only there; reads, approvals and receipts stay on the RPC above. If it refuses or
+                cannot be reached, the launch fails and is never sent publicly instead. For this network only.
+              </p>
+              <label className="mt-1 flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  data-testid="settings-private-trades"
+                  checked={privateTrades && Boolean(privateRpcUrl.trim())}
+                  disabled={!privateRpcUrl.trim()}
+                  onChange={(e) => setPrivateTrades(e.target.checked)}
+                />
+                Send buys and sells through it too
+              </label>
             </div>
             {network === 'fork' && (
               <div className="flex flex-col gap-1.5">

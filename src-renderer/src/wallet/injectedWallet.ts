@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
 import type { UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
+import { revertDataOf, revertNameOf } from './revertName';
 
 /** An EIP-1193 provider a browser extension injects as `window.ethereum`. */
 interface Eip1193Provider {
@@ -53,17 +54,57 @@ export async function sendWithInjected(tx: UnsignedTxJson, from: Address): Promi
   })) as Hex;
 }
 
+/** A mined transaction as the wallet's RPC reports it. */
+export interface InjectedReceipt {
+  status: 'confirmed' | 'reverted';
+  /** The block that holds it, as the RPC wrote it (hex). */
+  blockNumber: Hex;
+  /** Gas used times the price paid, in wei; null when the RPC leaves the price out. */
+  feeWei: string | null;
+}
+
 /** Follows `hash` through the wallet's own RPC until it is mined. */
-export async function waitInjected(hash: Hex): Promise<'confirmed' | 'reverted'> {
+export async function waitInjected(hash: Hex): Promise<InjectedReceipt> {
   const started = Date.now();
   while (Date.now() - started < RECEIPT_TIMEOUT_MS) {
     const receipt = (await provider().request({ method: 'eth_getTransactionReceipt', params: [hash] })) as {
       status?: string;
+      blockNumber: Hex;
+      gasUsed?: Hex;
+      effectiveGasPrice?: Hex;
     } | null;
-    if (receipt?.status) return receipt.status === '0x1' ? 'confirmed' : 'reverted';
+    if (receipt?.status) {
+      const { gasUsed, effectiveGasPrice } = receipt;
+      return {
+        status: receipt.status === '0x1' ? 'confirmed' : 'reverted',
+        blockNumber: receipt.blockNumber,
+        feeWei: gasUsed && effectiveGasPrice ? (BigInt(gasUsed) * BigInt(effectiveGasPrice)).toString() : null,
+      };
+    }
     await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
   }
   throw new Error(`No receipt for ${hash} after ten minutes; look it up in the wallet.`);
+}
+
+/**
+ * The contract error a transaction the wallet sent reverted with: wallets give no trace, so its call is replayed
+ * through the wallet's RPC at the end of its block (a pool priced first is still priced there) and the revert
+ * decoded. Null when it passes there, or the RPC gives no revert data.
+ */
+export async function revertOfInjected(tx: UnsignedTxJson, from: Address, blockNumber: Hex): Promise<string | null> {
+  try {
+    await provider().request({
+      method: 'eth_call',
+      params: [
+        { from, to: tx.to, data: tx.data, value: hex(tx.value), ...(tx.gas ? { gas: hex(tx.gas) } : {}) },
+        blockNumber,
+      ],
+    });
+    return null;
+  } catch (refusal) {
+    const data = revertDataOf(refusal);
+    return data === undefined ? null : revertNameOf(data);
+  }
 }
 
 /** EIP-191 personal_sign of a UTF-8 message by `from`. */

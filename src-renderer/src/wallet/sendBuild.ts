@@ -10,7 +10,8 @@ import { useReview } from '../review/reviewStore';
 import { type Prepared, reviewTransaction } from '../review/reviewTransaction';
 import { useSettingsStore } from '../store/settingsStore';
 import { invoke } from './appChannel';
-import { personalSignInjected, sendWithInjected, waitInjected } from './injectedWallet';
+import { personalSignInjected, revertOfInjected, sendWithInjected, waitInjected } from './injectedWallet';
+import { RevertedOnChain, type RevertedTx } from './revertedOnChain';
 import { actionName, approvalName, type StepCurrency, stepLabel } from './stepNames';
 import { activeAddress, type SignerStatus, useWallet, type WalletFailure } from './walletStore';
 
@@ -48,6 +49,8 @@ export interface ActionProgress {
   error?: WalletFailure;
   /** Every transaction of the action by name, in order (approvals, then the action's own), once the build is in. */
   names?: string[];
+  /** Set when the action stopped because one of its transactions was mined but reverted: which, and why as data. */
+  reverted?: RevertedTx;
 }
 
 /**
@@ -135,7 +138,11 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     if (sent === 'rejected') return { progress, build };
     return { progress: report({ stage: 'done' }), build };
   } catch (cause) {
-    return { progress: report({ stage: 'failed', error: failureOf(cause) }), ...(build ? { build } : {}) };
+    const failed: Partial<ActionProgress> =
+      cause instanceof RevertedOnChain
+        ? { stage: 'failed', error: { code: 'REVERTED', message: cause.message }, reverted: cause.reverted }
+        : { stage: 'failed', error: failureOf(cause) };
+    return { progress: report(failed), ...(build ? { build } : {}) };
   }
 
   /** Prepares, reviews, signs and sends one transaction: the step at `position`, or the main one (null). */
@@ -188,10 +195,19 @@ export async function sendBuild<B extends BuildAnswer>(action: {
       return 'rejected';
     }
     report({ stage: 'signing' });
+    const what = step === 'main' ? action.request.kind : step;
     if (injected) {
       const hash = await sendWithInjected(tx, injected);
       report({ stage: 'confirming', hash });
-      if ((await waitInjected(hash)) === 'reverted') throw new Error(`The ${step} transaction reverted on chain.`);
+      const receipt = await waitInjected(hash);
+      if (receipt.status === 'reverted') {
+        const name = await revertOfInjected(tx, injected, receipt.blockNumber);
+        throw new RevertedOnChain(`The ${what} transaction reverted on chain${name ? ` (${name})` : ''}.`, {
+          step,
+          name,
+          feeWei: receipt.feeWei,
+        });
+      }
       return {};
     }
     const sent = await invoke<ActivityEntry>('tx.send', {
@@ -207,12 +223,15 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     groupId ??= sent.groupId;
     report({ stage: 'confirming', hash: sent.hash ?? undefined });
     const settled = await invoke<ActivityEntry>('tx.wait', { id: sent.id });
+    if (settled.status === 'reverted') {
+      throw new RevertedOnChain(settled.error ?? `The ${what} transaction reverted on chain.`, {
+        step,
+        name: settled.revert,
+        feeWei: settled.feeWei,
+      });
+    }
     if (settled.status !== 'confirmed') {
-      throw new Error(
-        settled.status === 'reverted'
-          ? (settled.error ?? `The ${step === 'main' ? action.request.kind : step} transaction reverted on chain.`)
-          : `The ${step} transaction is not confirmed yet (${settled.status}); see Activity.`,
-      );
+      throw new Error(`The ${step} transaction is not confirmed yet (${settled.status}); see Activity.`);
     }
     return settled;
   }
