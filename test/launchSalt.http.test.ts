@@ -4,10 +4,9 @@ import { type Address, createWalletClient, type Hex, http, keccak256, toHex } fr
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
-import { NonfungiblePositionManager } from '../src-main/chain/generated/vendor';
+import { NonfungiblePositionManager, PancakeV3Factory, PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
 import { getSqrtRatioAtTick } from '../src-main/core/math/tickMath';
-import { revertOf } from '../src-main/services/simulation';
 import { type ApiClient, apiClient } from './support/apiClient';
 import { startTestService, type TestService } from './support/startTestService';
 
@@ -42,7 +41,7 @@ afterAll(async () => {
   await service?.dispose();
 });
 
-it('builds around a pool an attacker priced first, and the front-run launch fails before creating anything', async () => {
+it('builds around a pool an attacker priced first, and the launch built before it takes that pool over', async () => {
   const creator = testAccounts()[2]?.address as Address;
   const request = { wallet: creator, name: 'Salted', symbol: 'SALT', marketCapPair: '10', image: imageUrl };
   const first = await api.post('/build/launch', request);
@@ -67,20 +66,30 @@ it('builds around a pool an attacker priced first, and the front-run launch fail
   });
   expect((await api.client.getTransactionReceipt({ hash })).status).toBe('success');
 
-  // The launch built before the attack now fails, with the factory's own reason, and creates no token.
-  const failed = await api.client
-    .call({ account: creator, to: first.body.tx.to, data: first.body.tx.data, value: BigInt(first.body.tx.value) })
-    .then(
-      () => null,
-      (error: unknown) => revertOf(error),
-    );
-  expect(failed?.name).toBe('PoolOccupied');
-  expect(await api.client.getCode({ address: token })).toBeUndefined();
-  // Building again draws the same salt first, sees its pool priced, and moves on to a fresh one.
+  // Building again draws the same salt first, sees its pool priced, and moves on to a fresh one (cheaper than a
+  // takeover, and no bids of anyone's to meet).
   const second = await api.post('/build/launch', request);
   expect(second.status, JSON.stringify(second.body)).toBe(200);
   expect(second.body.salt).toBe(salts[2]);
   expect(second.body.token).not.toBe(token);
   expect(second.body.simulation).toEqual({ ran: true, ok: true });
   await api.signAndSend(2, second.body.tx);
+
+  // The launch built before the attack still lands, within the gas its build set: the factory moved the attacker's
+  // price back to the opening price.
+  const landed = await api.signAndSend(2, first.body.tx);
+  expect(landed.status).toBe('success');
+  const pool = await api.client.readContract({
+    address: settings.contracts.pancakeFactory as Address,
+    abi: PancakeV3Factory.abi,
+    functionName: 'getPool',
+    args: [token, wbnb, 10000],
+  });
+  const [sqrtPriceX96] = await api.client.readContract({
+    address: pool,
+    abi: PancakeV3Pool.abi,
+    functionName: 'slot0',
+  });
+  // `opening.tick` is the pool's tick, as the factory takes it.
+  expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(first.body.opening.tick));
 });

@@ -1,8 +1,9 @@
-import type { Address, Hex } from 'viem';
+import { type Address, type Hex, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RehearsalNode, RpcWallet, rehearsalNode } from '../../scripts/rehearsal/rpcWallet';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { ReferralVault } from '../../src-main/chain/generated/contracts';
 import { weekOf, weekStart } from '../../src-main/core/referrals/weeks';
 import { PERSON_OPTIONS, type RehearsalPerson, rehearsalPerson, until, uploadLogo } from '../support/rehearsalPerson';
 import { startTestService, type TestService } from '../support/startTestService';
@@ -95,6 +96,21 @@ describe('time travel at --block-time 750', () => {
 
     // Past the end of that week on the chain's clock: the week closes, the devnet's operator posts its root.
     await jump(weekStart(week + 1) - (await headTime()) + 60);
+    // Posted, it is not claimable for an hour (the vault's window for correcting it), then it is.
+    const vault = (await person.api('GET', '/settings')).body.contracts.referrals as Address;
+    const posted = await until(`week ${week} posted`, async () => {
+      const answer = await person.api('GET', `/referrals/${referrer.address}`);
+      const posted = answer.body.lifetime.claimableWeeks.find((w: { week: number }) => w.week === week);
+      const root = await node.client.readContract({
+        address: vault,
+        abi: ReferralVault.abi,
+        functionName: 'roots',
+        args: [BigInt(week)],
+      });
+      return posted && root !== zeroHash ? posted : undefined;
+    });
+    expect(posted.claimable).toBe(false);
+    await jump(3601);
     const record = await until(
       `week ${week} claimable`,
       async () => {

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import type { Address } from 'viem';
+import { type Address, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { ReferralVault } from '../../src-main/chain/generated/contracts';
 import { jsonInit } from '../support/jsonInit';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
@@ -329,6 +330,22 @@ describe('referrals, API keys and prepared requests pages', () => {
     await buy(ME.address); // binds TRADER to ME
     await buy(null); // bound: a share of this trade's income is ME's
     offsetMs += WEEK_MS;
+    await s.api.client.request({ method: 'evm_mine' } as never);
+    await service.indexer.waitFor(await s.api.client.getBlockNumber({ cacheTime: 0 }));
+    // The operator posts the week; its claims open an hour later (the vault's window for correcting it).
+    await vi.waitFor(
+      async () => {
+        const root = await s.api.client.readContract({
+          address: s.contracts.referrals as Address,
+          abi: ReferralVault.abi,
+          functionName: 'roots',
+          args: [BigInt((await api(`/referrals/${ME.address}`)).body.lifetime.claimableWeeks[0]?.week ?? 0)],
+        });
+        expect(root).not.toBe(zeroHash);
+      },
+      { timeout: 15_000, interval: 200 },
+    );
+    offsetMs += 3_601_000;
     await s.api.client.request({ method: 'evm_mine' } as never);
     await service.indexer.waitFor(await s.api.client.getBlockNumber({ cacheTime: 0 }));
     await vi.waitFor(
