@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from '../support/accessibility';
+import { startPrivateRpcStandIn } from '../support/privateRpcStandIn';
+import { rehearsalPerson, uploadLogo } from '../support/rehearsalPerson';
 import { startTestService, type TestService } from '../support/startTestService';
-import { ARTIFACTS, launchChromium, openApp, webUiOptions } from '../support/webUi';
+import { APP_TOKEN, ARTIFACTS, launchChromium, openApp, webUiOptions } from '../support/webUi';
 
 /**
  * The private RPC in Settings: the running one shown (its key masked) in "Running now", the field and the trades box
@@ -91,6 +93,48 @@ describe('the private RPC in Settings', () => {
         expect(errors).toEqual([]);
         await page.close();
       }
+    }
+  });
+});
+
+describe('a transaction sent privately', () => {
+  it('is marked in Activity, at both window sizes, light and dark', async () => {
+    const standIn = await startPrivateRpcStandIn();
+    const sending = await startTestService(undefined, {
+      ...webUiOptions,
+      privateRpcUrl: standIn.url,
+      privateTrades: true,
+    });
+    try {
+      standIn.forwardTo(`${sending.origin}/rpc`);
+      const person = await rehearsalPerson(sending, 7, APP_TOKEN);
+      const image = await uploadLogo(sending);
+      const launched = await person.buildAndSend(
+        '/build/launch',
+        { name: 'Quiet Launch', symbol: 'QUIET', marketCapPair: '30', image },
+        'launch',
+      );
+      expect(launched.main.settled.status).toBe('confirmed');
+      // It went to the private RPC, and only there.
+      expect(standIn.hashes()).toEqual([launched.main.hash]);
+      mkdirSync(SHOTS, { recursive: true });
+      for (const colorScheme of ['light', 'dark'] as const) {
+        for (const viewport of [
+          { width: 1440, height: 900 },
+          { width: 1024, height: 700 },
+        ]) {
+          const { page, errors } = await openApp(browser, sending.origin, '/activity', { viewport, colorScheme });
+          const row = page.getByTestId('activity-row').first();
+          await expect.poll(() => row.getAttribute('data-status'), WAIT).toBe('confirmed');
+          expect(await row.getByTestId('activity-private').textContent()).toBe('sent privately');
+          await page.screenshot({ path: join(SHOTS, `activity-private-${viewport.width}-${colorScheme}.png`) });
+          expect(errors).toEqual([]);
+          await page.close();
+        }
+      }
+    } finally {
+      await sending.dispose();
+      await standIn.close();
     }
   });
 });

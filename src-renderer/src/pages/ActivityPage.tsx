@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChevronDown, ChevronRight } from 'lucide-react';
+import { ChevronDown, ChevronRight, Lock } from 'lucide-react';
 import { useState } from 'react';
 import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
 import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
@@ -182,6 +182,16 @@ function ActionRows({ action }: { action: ActivityAction }) {
         </td>
         <td>
           {head.hash ? <HashChip hash={head.hash} testId="activity-hash" /> : <span className="text-muted">—</span>}
+          {head.sentPrivately && (
+            <div
+              className="mt-1 flex items-center gap-1 text-xs text-muted"
+              data-testid="activity-private"
+              title="Sent through the private RPC set in Settings: it never waited in the public mempool."
+            >
+              <Lock size={12} aria-hidden="true" />
+              sent privately
+            </div>
+          )}
         </td>
       </tr>
       {steps.map((step, i) => (
