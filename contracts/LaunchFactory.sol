@@ -296,10 +296,12 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         bool tokenDear = tokenIs0 ? price > opening : price < opening;
         // Selling token0 lowers the price; selling token1 raises it.
         bool zeroForOne = tokenIs0 == tokenDear;
+        // A swap must name an amount: at least one wei of the supply, or of the pair (never paid, see PAY_NOTHING).
+        uint256 budget = tokenDear ? supply / TAKEOVER_DIVISOR : 1;
         (int256 amount0, int256 amount1) = IPancakeV3Pool(pool).swap(
             address(this),
             zeroForOne,
-            tokenDear ? int256(supply / TAKEOVER_DIVISOR) : int256(1),
+            int256(budget > 0 ? budget : 1),
             opening,
             tokenDear ? abi.encode(PAY_SUPPLY, token, address(0)) : abi.encode(PAY_NOTHING, pair, address(0))
         );
