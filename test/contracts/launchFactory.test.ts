@@ -456,6 +456,15 @@ describe('LaunchFactory against a front-run pool', () => {
     }
   }
 
+  it('takes over a pool priced first for a supply too small to sell a wei of it (under 100,000 wei)', async () => {
+    const planned = await l.plan({ tokenIs0: true, supply: 50_000n, saltSeed: 'tiny' });
+    await priceFirst(planned, planned.params.openingTick + 100000);
+    const launched = await l.launch({ tokenIs0: true, supply: 50_000n, saltSeed: 'tiny' });
+    expect(launched.result).toBe('ok');
+    const [sqrtPriceX96] = await slot0(launched.pool ?? '0x');
+    expect(sqrtPriceX96).toBe(getSqrtRatioAtTick(planned.params.openingTick));
+  });
+
   // The far end of the tick range is the griefer's best move against the takeover: every word of the tick bitmap
   // between there and the opening price is read on the way. The launch, with the gas limit its build gave it before
   // the griefer acted (launchGasLimit), still lands. At the 0.01% tier the transaction cap bounds the walk: about
