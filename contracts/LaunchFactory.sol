@@ -37,7 +37,10 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
     /// block: the whole window on a quiet token, the oldest observation the ring still holds on a busy one.
     uint32 internal constant BUYBACK_WINDOW = 60;
     /// @dev The shortest history the buy-back trusts. A busy pool's ring always reaches this far back (31 seconds at
-    /// one observation a second), so its buy-back never stops for want of history; a fresh pool waits this long.
+    /// one observation a second), so its buy-back never stops for want of history; a fresh pool waits this long. A
+    /// shorter average would follow a rising price more closely (a collect finding the price above the bound waits),
+    /// but a BSC validator makes about 12 seconds of blocks in a row with nobody to trade against a price it holds:
+    /// over 30 seconds or more that moves the average by 40% at most, and each collect's buy-back by half a spacing.
     uint32 internal constant BUYBACK_MIN_WINDOW = 30;
     /// @dev When the launch takes over a pool someone priced first, it sells at most the supply over this into bids
     /// found between that price and the opening price (0.001%, dust); more in the way refuses the launch
