@@ -1,9 +1,10 @@
 /**
  * The Chromium the browser tests (and the icon renderer) drive through playwright-core. Playwright's own browsers
- * cannot be downloaded on our machines, so: `CHROMIUM_PATH` when set, else Debian's (`/usr/bin/chromium`, package
- * `chromium`), else the Chromium that `@sparticuz/chromium` carries inside its npm package, unpacked to the temp
- * folder on first use (about 1.6 s). That one needs NSS and expat; where the machine lacks them (no Debian
- * Chromium pulled them in), the package's own copies are unpacked beside it and put on the browser's library path.
+ * cannot be downloaded on our machines, so: `CHROMIUM_PATH` when set (`bundled` for the npm package's one below),
+ * else Debian's (`/usr/bin/chromium`, package `chromium`), else the Chromium that `@sparticuz/chromium` carries inside
+ * its npm package, unpacked to the temp folder on first use (about 1.6 s). That one needs NSS and expat; where the
+ * machine lacks them (no Debian Chromium pulled them in), the package's own copies are unpacked beside it and put on
+ * the browser's library path.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -83,6 +84,8 @@ async function npmChromium(bundledLibraries: boolean): Promise<ChromiumChoice> {
 /** Which Chromium to drive: CHROMIUM_PATH, then Debian's, then the one from the npm registry. */
 export async function findChromium(lookup: ChromiumLookup = {}): Promise<ChromiumChoice> {
   const fromEnv = process.env.CHROMIUM_PATH;
+  // `bundled`: the npm package's Chromium even where Debian's is installed (CI runs the browser tests on it once).
+  if (fromEnv === 'bundled' && lookup.systemPath === undefined) return npmChromium(lookup.bundledLibraries ?? false);
   if (fromEnv && lookup.systemPath === undefined) return { executablePath: fromEnv, source: 'CHROMIUM_PATH' };
   const system = lookup.systemPath ?? SYSTEM_CHROMIUM;
   if (existsSync(system)) return { executablePath: system, source: 'system' };

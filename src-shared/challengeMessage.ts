@@ -1,4 +1,5 @@
 import { type Address, getAddress, isAddress } from 'viem';
+import { readerLocale } from './format/locale';
 
 /** What each challenge lets the wallet do, as its first line says. */
 export const CHALLENGE_ACTIONS = {
@@ -115,8 +116,8 @@ export function checkChallengeMessage(
         ok: fields.expires > now && fields.expires <= now + CHALLENGE_TTL_MS + 60_000,
         message:
           fields.expires > now
-            ? `It expires at ${expiresAt.toLocaleTimeString()}${fields.expires > now + CHALLENGE_TTL_MS + 60_000 ? ', later than any challenge of this service' : ''}.`
-            : `It expired at ${expiresAt.toLocaleTimeString()}.`,
+            ? `It expires at ${expiresAt.toLocaleTimeString(readerLocale())}${fields.expires > now + CHALLENGE_TTL_MS + 60_000 ? ', later than any challenge of this service' : ''}.`
+            : `It expired at ${expiresAt.toLocaleTimeString(readerLocale())}.`,
       },
     ],
   };

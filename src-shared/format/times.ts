@@ -1,6 +1,7 @@
 /**
  * Times as a person reads them: the local date and time (never an ISO string on screen), and how long ago.
  */
+import { readerLocale } from './locale';
 
 /**
  * A moment in the reader's own time zone and locale, to the minute.
@@ -10,7 +11,7 @@
 export function formatLocalTime(at: number | string, locale?: string, timeZone?: string): string {
   const time = typeof at === 'number' ? at : Date.parse(at);
   if (!Number.isFinite(time)) return '—';
-  return new Intl.DateTimeFormat(locale, {
+  return new Intl.DateTimeFormat(locale ?? readerLocale(), {
     day: 'numeric',
     month: 'short',
     year: 'numeric',
@@ -29,7 +30,7 @@ export function formatShortDate(at: number, now: number = Date.now()): string {
   const date = new Date(at);
   if (!Number.isFinite(date.getTime())) return '—';
   const sameYear = date.getFullYear() === new Date(now).getFullYear();
-  return new Intl.DateTimeFormat(undefined, {
+  return new Intl.DateTimeFormat(readerLocale(), {
     day: 'numeric',
     month: 'short',
     ...(sameYear ? {} : { year: 'numeric' }),

@@ -32,6 +32,8 @@ export const launchChromium = (): Promise<Browser> => launchBrowser();
 export interface AppLook {
   viewport?: { width: number; height: number };
   colorScheme?: 'light' | 'dark';
+  /** The locale the browser names (navigator.language), as the system would set it. */
+  locale?: string;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function openApp(
   const page = await browser.newPage({
     viewport: look.viewport ?? { width: 1280, height: 900 },
     colorScheme: look.colorScheme ?? 'light',
+    ...(look.locale ? { locale: look.locale } : {}),
   });
   const errors: string[] = [];
   page.on('console', (message) => {

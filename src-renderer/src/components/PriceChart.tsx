@@ -10,6 +10,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
 import { formatUnits } from 'viem';
+import { readerLocale } from '../../../src-shared/format/locale';
 import { formatAmount } from '../../../src-shared/format/numbers';
 import type { TokenTrade } from '../api/tokens';
 import { chartMinMove, chartPriceText } from './chartPrice';
@@ -121,6 +122,8 @@ function chartOptions() {
     grid: { vertLines: { color: colors.line }, horzLines: { color: colors.line } },
     rightPriceScale: { borderColor: colors.line },
     timeScale: { borderColor: colors.line, timeVisible: true, secondsVisible: false },
+    // The chart would take navigator.language, which Intl may refuse (en-US@posix under LANG=C.UTF-8).
+    localization: { locale: readerLocale() },
   };
 }
 

@@ -1,3 +1,4 @@
+import { readerLocale } from '../../../src-shared/format/locale';
 import { Amount, Usd } from '../ui/Amount';
 import { Card } from '../ui/Card';
 import type { Earnings, ReferrerRecord } from './referralsApi';
@@ -17,7 +18,7 @@ function ByCurrency({ earnings }: { earnings: Earnings }) {
         <li key={total.currency.address} data-testid={`earned-${total.currency.symbol}`} className="whitespace-nowrap">
           <Amount wei={total.wei} decimals={total.currency.decimals} symbol={total.currency.symbol} significant={5} />{' '}
           <span className="text-xs text-muted">
-            · {total.trades.toLocaleString()} {total.trades === 1 ? 'trade' : 'trades'}
+            · {total.trades.toLocaleString(readerLocale())} {total.trades === 1 ? 'trade' : 'trades'}
           </span>
         </li>
       ))}

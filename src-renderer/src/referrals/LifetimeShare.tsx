@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { readerLocale } from '../../../src-shared/format/locale';
 import { formatAmount } from '../../../src-shared/format/numbers';
 import { ActionProgressView } from '../components/ActionProgressView';
 import { Amount } from '../ui/Amount';
@@ -76,7 +77,7 @@ export function LifetimeShare({
     <Card title="Lifetime share" testId="lifetime">
       <dl className="m-0 divide-y divide-line">
         <Fact label="Wallets bound to you" testId="lifetime-referred">
-          {lifetime.referred.toLocaleString()}
+          {lifetime.referred.toLocaleString(readerLocale())}
         </Fact>
         <Fact label="Paid to you so far" testId="lifetime-paid">
           <Bnb wei={lifetime.allTimePaidWei} usd={usd} />
