@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lineLogger } from '../log/createLogger';
 import { politeFetch, retryAfterMs } from './politeFetch';
 
@@ -35,16 +35,25 @@ describe('politeFetch', () => {
   });
 
   it('holds every request back while the RPC asked for a pause', async () => {
-    const { fake, times } = scripted([429, 200], '1');
-    const polite = politeFetch({ fetch: fake });
-    const first = polite('http://rpc');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = Date.now();
-    await polite('http://rpc');
-    // The second request went out only after the pause the first 429 asked for.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(850);
-    expect((await first).status).toBe(200);
-    expect(times).toHaveLength(3);
+    // On the test's own clock: a machine under load cannot make the pause look shorter or longer than it is.
+    vi.useFakeTimers();
+    try {
+      const { fake, times } = scripted([429, 200], '1');
+      const polite = politeFetch({ fetch: fake });
+      const first = polite('http://rpc');
+      await vi.advanceTimersByTimeAsync(50);
+      const second = polite('http://rpc');
+      await vi.advanceTimersByTimeAsync(900);
+      // Within the second the first 429 asked for, nothing else went out: not its retry, not the new request.
+      expect(times).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(100);
+      expect((await second).status).toBe(200);
+      expect((await first).status).toBe(200);
+      expect(times).toHaveLength(3);
+      for (const at of times.slice(1)) expect(at - (times[0] as number)).toBeGreaterThanOrEqual(1000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives the 429 back when waiting would take longer than allowed', async () => {
