@@ -1,7 +1,6 @@
+import { FEE_TIERS } from '../limits';
 import { MAX_TICK, MIN_TICK } from '../math/tickMath';
 
-/** Tick spacing of each PancakeSwap V3 fee tier. */
-const SPACING: Record<number, number> = { 100: 1, 500: 10, 2500: 50, 10000: 200 };
 /** Gas the pool's swap spends per word of its tick bitmap crossed with no liquidity (7.1k measured, plus room). */
 const GAS_PER_WORD = 7_500n;
 /** The swap's own cost around the walk: the call, the price check, the event. */
@@ -16,7 +15,8 @@ const GAS_BASE = 50_000n;
  * @example takeoverGasAllowance(10000) // 320000n: 36 words of 200-tick spacing cover the whole range
  */
 export function takeoverGasAllowance(fee: number): bigint {
-  const spacing = SPACING[fee] ?? 1;
+  // An unknown tier is allowed the finest spacing's walk, the longest.
+  const spacing = FEE_TIERS.find((tier) => tier.bps === fee)?.tickSpacing ?? 1;
   const words = BigInt(Math.ceil((MAX_TICK - MIN_TICK) / (256 * spacing)) + 1);
   return words * GAS_PER_WORD + GAS_BASE;
 }
