@@ -395,9 +395,9 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
         internal
         returns (uint256 spent, uint256 bought)
     {
-        (bool known, int24 average) = _averageTick(pool);
+        (uint160 price, int24 tick, uint16 index, uint16 cardinality,,,) = IPancakeV3Pool(pool).slot0();
+        (bool known, int24 average) = _averageTick(pool, index, cardinality);
         if (!known || amount > uint256(type(int256).max)) return (0, 0);
-        (uint160 price, int24 tick,,,,,) = IPancakeV3Pool(pool).slot0();
         int24 spacing = IPancakeV3Pool(pool).tickSpacing();
         int24 band = spacing > 1 ? spacing / 2 : int24(1);
         // The token's price rises with the tick when it is token0, and falls when it is token1.
@@ -416,8 +416,12 @@ contract LaunchFactory is ILaunchFactory, IPancakeV3MintCallback, IPancakeV3Swap
     /// @dev The pool's average tick up to the start of this second (no trade in it counts), over `BUYBACK_WINDOW`
     /// seconds or, on a pool whose ring of observations does not reach that far back (one that trades every second),
     /// since its oldest observation; rounded down. Unknown while the history is shorter than `BUYBACK_MIN_WINDOW`.
-    function _averageTick(address pool) internal view returns (bool known, int24 tick) {
-        (,, uint16 index, uint16 cardinality,,,) = IPancakeV3Pool(pool).slot0();
+    /// `index` and `cardinality` are the ring's, as slot0 gives them.
+    function _averageTick(address pool, uint16 index, uint16 cardinality)
+        internal
+        view
+        returns (bool known, int24 tick)
+    {
         // The oldest observation follows the newest in the ring, once the ring has gone round; before, it is the first.
         (uint32 oldest,,, bool initialized) = IPancakeV3Pool(pool).observations((index + 1) % cardinality);
         if (!initialized) (oldest,,,) = IPancakeV3Pool(pool).observations(0);
