@@ -25,7 +25,7 @@ import { errorHandler } from '../src-main/http/errorHandler';
 import { launchesRoute } from '../src-main/http/routes/launchesRoute';
 import { silentLogger } from '../src-main/log/createLogger';
 import { DollarPrices } from '../src-main/services/dollarPrices';
-import { Indexer } from '../src-main/services/indexer';
+import { Indexer } from '../src-main/services/indexer/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { openDatabase } from '../src-main/store/openDatabase';
 import { launcher } from '../test/support/launcher';

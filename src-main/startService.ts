@@ -19,7 +19,7 @@ import { BuiltApprovals } from './services/builtApprovals';
 import { Challenges } from './services/challenges';
 import { seedDevnet } from './services/devnetSeed';
 import { DollarPrices } from './services/dollarPrices';
-import { Indexer } from './services/indexer';
+import { Indexer } from './services/indexer/indexer';
 import { Intents } from './services/intents';
 import { LaunchImages } from './services/launchImages';
 import { LaunchService, type SaltSource } from './services/launchService';

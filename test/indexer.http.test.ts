@@ -13,7 +13,7 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devnetChain } from '../src-main/chain/networks';
-import { Indexer } from '../src-main/services/indexer';
+import { Indexer } from '../src-main/services/indexer/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { MIGRATIONS } from '../src-main/store/migrations';
 import { openDatabase } from '../src-main/store/openDatabase';

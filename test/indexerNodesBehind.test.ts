@@ -8,7 +8,7 @@ import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAcc
 import { HeadTracker } from '../src-main/chain/headTracker';
 import { devnetChain } from '../src-main/chain/networks';
 import { lineLogger } from '../src-main/log/createLogger';
-import { Indexer } from '../src-main/services/indexer';
+import { Indexer } from '../src-main/services/indexer/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { openDatabase } from '../src-main/store/openDatabase';
 import { dumpIndex } from './support/indexDump';

@@ -10,7 +10,7 @@ import type { ApiKeys } from '../services/apiKeys';
 import type { AppChannel } from '../services/appChannel';
 import type { BuildService } from '../services/buildService';
 import type { Challenges } from '../services/challenges';
-import type { Indexer } from '../services/indexer';
+import type { Indexer } from '../services/indexer/indexer';
 import type { Intents } from '../services/intents';
 import type { LaunchService } from '../services/launchService';
 import type { LifetimeWeeks } from '../services/lifetimeWeeks';

@@ -44,6 +44,9 @@ export const IndexerStatusSchema = z
   })
   .meta({ id: 'IndexerStatus' });
 
+/** What GET /status tells of the indexer; the service's Indexer builds it, so the two cannot drift apart. */
+export type IndexerStatus = z.infer<typeof IndexerStatusSchema>;
+
 export const ChainStatusSchema = z
   .object({
     newBlocks: z.enum(['devnet', 'poll', 'newHeads']).meta({

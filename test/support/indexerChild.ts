@@ -5,7 +5,7 @@
  */
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { devnetChain } from '../../src-main/chain/networks';
-import { Indexer } from '../../src-main/services/indexer';
+import { Indexer } from '../../src-main/services/indexer/indexer';
 import { IndexStore } from '../../src-main/store/indexStore';
 import { openDatabase } from '../../src-main/store/openDatabase';
 

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { type ChainStatus, StatusSchema } from '../../../src-shared/schema/status';
 import type { ChainContext } from '../../chain/connectChain';
-import type { Indexer } from '../../services/indexer';
+import type { Indexer } from '../../services/indexer/indexer';
 import type { LifetimeWeeks } from '../../services/lifetimeWeeks';
 import type { AppEnv } from '../env';
 

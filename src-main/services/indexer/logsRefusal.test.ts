@@ -6,7 +6,7 @@ import {
   RpcRequestError,
 } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { logsRefusal } from './indexer';
+import { logsRefusal } from './logsRefusal';
 
 /** An eth_getLogs error as viem raises it from a JSON-RPC error answer. */
 const answered = (code: number, message: string) =>

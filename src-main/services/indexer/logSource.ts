@@ -1,0 +1,153 @@
+import { type Address, BaseError, type Hex, numberToHex, type PublicClient } from 'viem';
+import type { ChainContext } from '../../chain/connectChain';
+import type { HeadTracker } from '../../chain/headTracker';
+import { saysNodeBehind } from '../../chain/nodeBehind';
+import { type RawLog, SERVICE_EVENT_TOPICS } from '../../chain/serviceEvents';
+import type { Logger } from '../../log/createLogger';
+import { ChainMoved, NodeBehind, NoLogs } from './indexerErrors';
+import { logsRefusal } from './logsRefusal';
+
+export interface Header {
+  number: number;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: number;
+}
+
+const DEFAULT_MAX_RANGE = 2_000;
+const GROW_AFTER_SUCCESSES = 3;
+/** Batches after which a refused range size may be tried again (a limit on results, not blocks, may have passed). */
+const CEILING_BATCHES = 200;
+
+/**
+ * The service's logs and the headers of their blocks, as the RPC will give them: eth_getLogs over block ranges that
+ * halve when the RPC refuses one and grow back after a few answered, since public nodes cap ranges and answer sizes
+ * in ways no setting can tell in advance.
+ */
+export class LogSource {
+  private currentRange: number;
+  private readonly maxRange: number;
+  private successes = 0;
+  /** Below the smallest range the RPC refused, for a while: growing back into a refusal every few batches wastes calls. */
+  private ceiling = { range: Number.POSITIVE_INFINITY, batchesLeft: 0 };
+  private noLogsSaid = false;
+
+  constructor(
+    private readonly client: ChainContext['client'],
+    private readonly addresses: Address[],
+    /**
+     * Over load-balanced nodes, the highest head any node reported: a block missing at or below it is a node behind.
+     * Null for one node (the devnet), where a missing block is the chain going back.
+     */
+    private readonly heads: HeadTracker | null,
+    private readonly log: Logger,
+    maxRange = DEFAULT_MAX_RANGE,
+  ) {
+    this.maxRange = Math.max(1, maxRange);
+    this.currentRange = this.maxRange;
+  }
+
+  /** Block range of the next eth_getLogs. */
+  get range(): number {
+    return this.currentRange;
+  }
+
+  /**
+   * The service's logs from `from` on, over as wide a range as the RPC accepts up to `safe`, and where that range
+   * ended: the batch is as large as the RPC allows, never a fixed size it may refuse.
+   */
+  async read(from: number, safe: number): Promise<{ to: number; logs: RawLog[] }> {
+    let to = Math.min(safe, from + this.currentRange - 1);
+    let logs: RawLog[];
+    for (;;) {
+      try {
+        logs = await this.logs(from, to);
+        break;
+      } catch (error) {
+        // "block range extends beyond current head block": the node that answered is behind `to`, which another
+        // reported; the range is fine.
+        if (saysNodeBehind(error)) throw new NodeBehind(`the node that answered has no block ${to} yet`);
+        // Providers refuse wide ranges or large answers in many wordings; a smaller range is the one remedy, except
+        // for an RPC without eth_getLogs or one that asks to slow down.
+        const refusal = logsRefusal(error);
+        if (refusal === 'no-logs') throw this.noLogs(error);
+        if (to === from || refusal === 'rate-limited') throw error;
+        this.ceiling = { range: to - from, batchesLeft: CEILING_BATCHES };
+        this.currentRange = Math.max(1, Math.floor((to - from + 1) / 2));
+        this.successes = 0;
+        to = from + this.currentRange - 1;
+      }
+    }
+    if (this.ceiling.batchesLeft > 0 && --this.ceiling.batchesLeft === 0) this.ceiling.range = Number.POSITIVE_INFINITY;
+    const largest = Math.min(this.maxRange, this.ceiling.range);
+    if (++this.successes >= GROW_AFTER_SUCCESSES && this.currentRange < largest) {
+      this.currentRange = Math.min(largest, this.currentRange * 2);
+      this.successes = 0;
+    }
+    return { to, logs };
+  }
+
+  /**
+   * The headers of a batch's blocks, all of them or none: a batch is stored with each block's time and hash, and a
+   * block missing at or below the head makes the batch fail as a node behind, or on one node, as the chain moving.
+   */
+  async headers(blocks: Iterable<number>, head: number): Promise<Map<number, Header>> {
+    const headers = new Map<number, Header>();
+    await Promise.all(
+      [...blocks].map(async (number) => {
+        const header = await this.header(number);
+        // A block at or below the head that a node answers null: that node is behind (the block is not gone), or on
+        // one node, the chain went back.
+        if (!header && this.heads) {
+          throw new NodeBehind(`the node that answered has no block ${number} yet (the head is ${head})`);
+        }
+        if (!header) throw new ChainMoved(`block ${number} is gone (the chain head is ${head})`);
+        headers.set(number, header);
+      }),
+    );
+    return headers;
+  }
+
+  /** One block's header, or null where the node that answered has no such block (behind, or the chain went back). */
+  async header(number: number): Promise<Header | null> {
+    const block = (await this.client.request({
+      method: 'eth_getBlockByNumber',
+      params: [numberToHex(number), false],
+    })) as { hash: Hex; parentHash: Hex; timestamp: Hex; number: Hex } | null;
+    if (!block) return null;
+    return { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) };
+  }
+
+  private async logs(from: number, to: number): Promise<RawLog[]> {
+    const client = this.client as PublicClient;
+    return (await client.request(
+      {
+        method: 'eth_getLogs',
+        params: [
+          {
+            fromBlock: numberToHex(from),
+            toBlock: numberToHex(to),
+            address: this.addresses,
+            topics: [SERVICE_EVENT_TOPICS as Hex[]],
+          },
+        ],
+      },
+      // One transport retry (viem retries dropped connections, 5xx and rate limits, not JSON-RPC refusals): a range
+      // the RPC refuses is answered by a smaller one, but a connection that dropped once says nothing about the range,
+      // and halving for it would shrink the range to one block on an RPC that flaps. Anything still failing is left
+      // to the indexer's own retry with backoff.
+      { retryCount: 1 },
+    )) as RawLog[];
+  }
+
+  /** The one line that says the RPC lacks eth_getLogs, logged once; the error the pass fails with. */
+  private noLogs(error: unknown): NoLogs {
+    const said = error instanceof BaseError ? error.details || error.shortMessage : String(error);
+    const message = `the RPC does not serve eth_getLogs ("${said}"): launches, trades and referrals cannot be indexed; use an RPC URL that serves it`;
+    if (!this.noLogsSaid) {
+      this.noLogsSaid = true;
+      this.log.warn(`indexer: ${message}`);
+    }
+    return new NoLogs(message, { cause: error });
+  }
+}
