@@ -1,5 +1,5 @@
 /**
- * The part of autocannon 8's programmatic API that bench/loadMix.ts uses: the package ships no types and
+ * The part of autocannon 8's programmatic API that bench/loadMix.ts and bench/autocannonLoad.ts use: the package ships no types and
  * @types/autocannon is not a dependency.
  */
 declare module 'autocannon' {
@@ -11,6 +11,15 @@ declare module 'autocannon' {
     /** Seconds to wait for an answer before counting a timeout. */
     timeout?: number;
     method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+    /** Requests sent in turn on each connection; `setupRequest` may rewrite each one (its path, for instance). */
+    requests?: { setupRequest?: (request: RequestShape) => RequestShape }[];
+  }
+
+  export interface RequestShape {
+    method?: string;
+    path?: string;
     headers?: Record<string, string>;
     body?: string;
   }

@@ -18,7 +18,6 @@ import { loadMix } from './loadMix';
 import { quoteVsBare } from './quoteVsBare';
 import { type BenchResult, formatTable, writeMarkdown, writeResults } from './report';
 import { serveColdStart } from './serveColdStart';
-import { settingsThroughput } from './settingsThroughput';
 import { tradingBench } from './tradingBench';
 
 /** In run order: the child-process start-ups first, before this process has an EVM of its own competing for CPU. */
@@ -26,7 +25,6 @@ const BENCHMARKS: readonly Benchmark[] = [
   serveColdStart,
   devnetStart,
   loadMix,
-  settingsThroughput,
   contractGas,
   tradingBench,
   launchBench,

@@ -12,7 +12,6 @@ import { TokenRegistry } from '../src-main/services/tokenRegistry';
 import { launcher } from '../test/support/launcher';
 import { routerDriver } from '../test/support/routerDriver';
 import type { Benchmark, Row } from './benchmark';
-import { closedLoopLoad } from './closedLoopLoad';
 import { type BenchServer, withServer } from './server';
 import { percentile } from './stats';
 
@@ -72,24 +71,7 @@ async function measure({ url, transport, client }: BenchServer): Promise<Row[]> 
 
   const rows: Row[] = [];
   rows.push(...(await inProcessQuotes(client, c, token)));
-  const quotePath = `${url}/quote?token=${token}&side=buy&amount=1`;
-  const load = await closedLoopLoad({ url: quotePath, connections: 32, durationMs: 5000, maxRequests: 1_000_000 });
-  rows.push(
-    {
-      name: 'HTTP GET /quote (32 conn, 5 s) throughput',
-      value: Math.round((load.requests / load.elapsedMs) * 1000),
-      unit: 'req/s',
-      target: { op: '>', value: 5000 },
-    },
-    { name: 'HTTP GET /quote latency p50', value: round(percentile(load.latenciesMs, 50)), unit: 'ms' },
-    { name: 'HTTP GET /quote latency p99', value: round(percentile(load.latenciesMs, 99)), unit: 'ms' },
-    {
-      name: 'HTTP GET /quote non-200 answers',
-      value: load.non200 + load.errors,
-      unit: 'count',
-      target: { op: '=', value: 0 },
-    },
-  );
+  // GET /quote's throughput over HTTP is quote-vs-bare's: the server in a process of its own, the load from autocannon.
 
   const wallet = testAccounts()[7]?.address;
   const buildTimes: number[] = [];

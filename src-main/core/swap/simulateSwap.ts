@@ -193,7 +193,8 @@ function isWordStartReachedExactly(
 function tickAtSqrtPrice(sqrtPriceX96: bigint): number {
   const estimate = Math.floor(Math.log(Number(sqrtPriceX96) / 2 ** 96) / LOG_SQRT_TICK_BASE);
   let tick = Math.min(Math.max(estimate, MIN_TICK), MAX_TICK);
-  while (tick > MIN_TICK && getSqrtRatioAtTick(tick) > sqrtPriceX96) tick--;
-  while (tick < MAX_TICK && getSqrtRatioAtTick(tick + 1) <= sqrtPriceX96) tick++;
+  // Remembered prices: quotes of nearby sizes end in the same tick, whose edges were worked out the quote before.
+  while (tick > MIN_TICK && sqrtPriceAtTick(tick) > sqrtPriceX96) tick--;
+  while (tick < MAX_TICK && sqrtPriceAtTick(tick + 1) <= sqrtPriceX96) tick++;
   return tick;
 }
