@@ -9,12 +9,12 @@ import { launchMarketQuery } from '../components/LaunchListCaps';
 import { PriceChart } from '../components/PriceChart';
 import { TokenBalances } from '../components/TokenBalances';
 import { TokenFacts } from '../components/TokenFacts';
-import { TokenTradePanel } from '../components/TokenTradePanel';
 import { TokenTradesTable } from '../components/TokenTradesTable';
 import { dayStats, TRADES_READ } from '../components/tokenDayStats';
 import { failureOf } from '../failureOf';
 import { useTitleSubject } from '../router/documentTitle';
 import { useRouter } from '../router/routes';
+import { TokenTradePanel } from '../trade/TokenTradePanel';
 import { Card } from '../ui/Card';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 

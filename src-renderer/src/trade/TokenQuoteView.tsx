@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import type { TokenInfo } from '../api/tokens';
 import { Amount } from '../ui/Amount';
 import { cn } from '../ui/cn';
-import type { QuoteState } from './TokenQuoteLoader';
+import type { QuoteState } from './useTokenQuote';
 
 /** Price impact from which a trade is flagged amber, and from which it needs an explicit confirm (red). */
-export const IMPACT_WARN_PCT = 5;
-export const IMPACT_CONFIRM_PCT = 15;
+const IMPACT_WARN_PCT = 5;
+const IMPACT_CONFIRM_PCT = 15;
 
 export type ImpactTier = 'low' | 'warn' | 'high';
 

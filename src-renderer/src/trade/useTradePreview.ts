@@ -8,7 +8,6 @@ import { failureOf } from '../failureOf';
 const PREVIEW_STALE_MS = 20_000;
 
 export interface TradePreview {
-  build: TradeBuild | null;
   error: ApiError | null;
   /** The approvals to send before the trade (none once they are in place). */
   steps: TradeBuild['requires'];
@@ -39,10 +38,9 @@ export function useTradePreview(ask: TradeAsk | null, wallet: Address | null, re
     placeholderData: keepPreviousData,
     retry: false,
   });
-  if (!enabled) return { build: null, error: null, steps: [], networkFeeWei: null, loading: false };
+  if (!enabled) return { error: null, steps: [], networkFeeWei: null, loading: false };
   const build = query.data ?? null;
   return {
-    build,
     error: query.error ? failureOf(query.error) : null,
     steps: build?.requires ?? [],
     networkFeeWei: build ? networkFeeOf(build) : null,

@@ -1,0 +1,45 @@
+import type { Side, TradeQuote } from '../api/tokens';
+import { Button } from '../ui/Button';
+import { formatPct, type ImpactTier } from './TokenQuoteView';
+
+/**
+ * The button that builds the trade and takes it to the review. It says what the wallet lacks before anything is
+ * built, and the price impact when that needed its own confirm.
+ */
+export function TradeSubmitButton({
+  side,
+  symbol,
+  short,
+  tier,
+  quote,
+  ready,
+}: {
+  side: Side;
+  /** The token's symbol. */
+  symbol: string;
+  short: string | null;
+  tier: ImpactTier;
+  quote: TradeQuote | null;
+  ready: boolean;
+}) {
+  const verb = side === 'buy' ? 'Buy' : 'Sell';
+  const text = short
+    ? `Insufficient ${short}`
+    : tier === 'high' && quote
+      ? `${verb} anyway at −${formatPct(quote.priceImpactPct)} impact`
+      : `${verb} ${symbol}`;
+  return (
+    <Button
+      type="submit"
+      size="lg"
+      variant={side === 'buy' ? 'up' : 'down'}
+      disabled={!ready}
+      testId="trade-submit"
+      data-side={side}
+      data-short={short ?? undefined}
+      className="w-full"
+    >
+      {text}
+    </Button>
+  );
+}

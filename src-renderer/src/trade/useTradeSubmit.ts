@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import type { Address } from 'viem';
+import { buildTrade, type TokenInfo, type TradeAsk } from '../api/tokens';
+import { type ActionProgress, sendBuild } from '../wallet/sendBuild';
+
+/** One sentence naming the trade: "Buy MCAT with 0.1 BNB", "Sell 500 MCAT". */
+function titleOf(ask: TradeAsk, token: TokenInfo): string {
+  const pairSide = (ask.side === 'buy') === (ask.exact === 'in');
+  const verb = ask.side === 'buy' ? 'Buy' : 'Sell';
+  if (!pairSide) return `${verb} ${ask.amount} ${token.symbol}`;
+  return `${verb} ${token.symbol} ${ask.side === 'buy' ? 'with' : 'for'} ${ask.amount} ${token.quote.symbol}`;
+}
+
+export interface TradeSubmit {
+  /** The action under way or last run, step by step; null before the first. */
+  progress: ActionProgress | null;
+  busy: boolean;
+  submit(ask: TradeAsk): Promise<void>;
+}
+
+/**
+ * The submit and sign flow: builds the trade for the signer's wallet when asked, takes every approval and then the
+ * trade through the review screen and the signer (sendBuild), and calls `onDone` once it settled on chain. A referral
+ * link's referrer goes into the build and into what the review checks.
+ */
+export function useTradeSubmit(token: TokenInfo, referrer: Address | null, onDone: () => void): TradeSubmit {
+  const [progress, setProgress] = useState<ActionProgress | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(ask: TradeAsk) {
+    setBusy(true);
+    const { side: kind, amount, exact, slippageBps } = ask;
+    const { progress: final } = await sendBuild({
+      title: titleOf(ask, token),
+      request: { kind, token: token.address, amount, exact, slippageBps, referrer },
+      build: (signer) => buildTrade(signer, ask, referrer),
+      onProgress: setProgress,
+    });
+    setBusy(false);
+    if (final.stage === 'done') onDone();
+  }
+
+  return { progress, busy, submit };
+}
