@@ -14,7 +14,13 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/main'),
       externalizeDeps: { include: nativeDeps },
-      rolldownOptions: { input: { index: resolve(root, 'src-main/index.ts') } },
+      // keyWorker: the utility process that holds the unlocked local key, started by index from the file beside it.
+      rolldownOptions: {
+        input: {
+          index: resolve(root, 'src-main/index.ts'),
+          keyWorker: resolve(root, 'src-main/signer/keyWorker/keyWorkerEntry.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -9,6 +9,7 @@ import { type DollarPrices, dollarsPerUnit } from './services/dollarPrices';
 import { challengeGuard, knownContractsGuard } from './services/sendGuard';
 import { testFaucet } from './services/testFaucet';
 import { TransactionSender } from './services/transactionSender';
+import type { KeyWorker } from './signer/keyWorker/keyWorker';
 import { ledgerAccess } from './signer/ledger/ledgerAccess';
 import { LEDGER_LIVE_PATH_TEMPLATE, LEGACY_PATH_TEMPLATE } from './signer/ledger/ledgerSigner';
 import { type KeyCipher, passphraseCipher } from './signer/localKey/keyCipher';
@@ -29,6 +30,11 @@ export interface AppChannelOptions {
   privateRpc?: { url: string; trades: boolean; timeoutMs?: number };
   /** How the local key is sealed: the OS keychain in the desktop app, a passphrase headless (the default). */
   keyCipher?: KeyCipher;
+  /**
+   * The process that holds the local key while it is unlocked (a Node child process by default; Electron's
+   * utilityProcess in the desktop app). Whoever passes it closes it.
+   */
+  keyWorker?: KeyWorker;
   /** The Ledger: the real one over USB HID by default (opened only when asked); tests give an emulator. */
   ledger?: LedgerAccess;
   now?: () => number;
@@ -45,6 +51,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     options.keyCipher ?? passphraseCipher(),
     options.ledger ?? ledgerAccess(),
     log,
+    ...(options.keyWorker ? [options.keyWorker] : []),
   );
   const lane = options.privateRpc
     ? {

@@ -1,10 +1,12 @@
-import { app, BrowserWindow, dialog, safeStorage } from 'electron';
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, safeStorage, utilityProcess } from 'electron';
 import { desktopDefaults, readConfig } from './config/readConfig';
 import { APP_LINK_SCHEME, appPathOfLink } from './core/appPages';
 import { serveAppChannelIpc } from './ipc/appChannelIpc';
 import { serveAppTokenIpc } from './ipc/appTokenIpc';
 import { createLogger, type Logger, silentLogger } from './log/createLogger';
 import { rotatingFile } from './log/rotatingFile';
+import { KEY_WORKER_BUNDLE, utilityKeyWorker } from './signer/keyWorker/keyWorkerLaunchers';
 import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
 import { createMainWindow } from './windows/createMainWindow';
@@ -35,6 +37,9 @@ function readOptions(): ServiceOptions {
     logFile,
     // The local key is sealed by the OS keychain in the desktop app: no passphrase to type at each start.
     keyCipher: keychainCipher(safeStorage),
+    // The unlocked key lives in a utility process of its own (out/main/keyWorker.js, built beside this file), never in
+    // main, which serves the HTTP API; only main has safeStorage, so it seals that process's key-encryption key.
+    keyWorker: utilityKeyWorker(utilityProcess, join(import.meta.dirname, KEY_WORKER_BUNDLE)),
     logger,
   };
 }

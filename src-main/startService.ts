@@ -8,6 +8,7 @@ import type { NetworkName } from './chain/networks';
 import { composeAppChannel } from './composeAppChannel';
 import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem } from './core/appPages';
 import { LIFETIME_WEEKLY_CAP_WEI } from './core/referrals/weeks';
+import type { AnswerCheck } from './http/answerCheck';
 import { type AppDeps, createApp, leanRoutes, type RateLimits } from './http/createApp';
 import { EventStream, type EventStreamOptions } from './http/eventStream';
 import { listenApi } from './http/listenApi';
@@ -35,6 +36,8 @@ import { Sessions } from './services/sessions';
 import { SettingsService } from './services/settingsService';
 import { TokenMarket } from './services/tokenMarket';
 import { TokenRegistry } from './services/tokenRegistry';
+import { connectKeyWorker, type KeyWorkerLauncher } from './signer/keyWorker/keyWorker';
+import { forkKeyWorker } from './signer/keyWorker/keyWorkerLaunchers';
 import type { KeyCipher } from './signer/localKey/keyCipher';
 import type { LedgerAccess } from './signer/signers';
 import { DevnetJournal } from './store/devnetJournal';
@@ -123,6 +126,11 @@ export interface ServiceOptions {
   >;
   /** How the local key is sealed (a passphrase keystore by default; the OS keychain in the desktop app). */
   keyCipher?: KeyCipher;
+  /**
+   * How the process that holds the unlocked local key starts: a Node child process by default (headless, tests);
+   * Electron's utilityProcess in the desktop app.
+   */
+  keyWorker?: KeyWorkerLauncher;
   /** The Ledger (the real one over USB HID by default); tests give an emulator. */
   ledger?: LedgerAccess;
   /** The run's logger; each part logs on a child of it (its `component`). Plain lines on stderr by default. */
@@ -131,6 +139,8 @@ export interface ServiceOptions {
   eventStream?: EventStreamOptions;
   /** The file the logger writes to, shown in Settings so a person can attach it to a bug report; none when absent. */
   logFile?: string | null;
+  /** Sees every HTTP answer as it is written; tests hold each one to the OpenAPI document with it. */
+  checkAnswers?: AnswerCheck;
 }
 
 export interface RunningService {
@@ -296,6 +306,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const db = openDatabase(join(options.dataDir, 'app.sqlite'));
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
   let indexer: Indexer | undefined;
+  // Started at the first import or unlock, not before: a run without a local key has no key worker.
+  const keyWorker = connectKeyWorker(options.keyWorker ?? forkKeyWorker());
   try {
     chain = await connectChain({
       network: options.network,
@@ -345,6 +357,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           }
         : {}),
       ...(options.keyCipher ? { keyCipher: options.keyCipher } : {}),
+      keyWorker,
       ...(options.ledger ? { ledger: options.ledger } : {}),
       ...(options.now ? { now: options.now } : {}),
       log: logger,
@@ -359,7 +372,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         ? { appChannel: { channel: appChannel, token: options.appToken, origin: () => origin } }
         : {}),
     };
-    const server = await listenApi(createApp(deps).fetch, options.port, leanRoutes(deps));
+    const server = await listenApi(createApp(deps).fetch, options.port, leanRoutes(deps), {
+      checkAnswers: options.checkAnswers,
+    });
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     media.setOrigin(origin);
     indexer.start();
@@ -399,10 +414,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           server.closeAllConnections();
         });
         await connected.close();
+        keyWorker.close();
         db.close();
       },
     };
   } catch (error) {
+    keyWorker.close();
     await indexer?.stop();
     await chain?.close();
     db.close();

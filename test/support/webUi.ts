@@ -60,13 +60,18 @@ export async function openApp(
   return { page, errors };
 }
 
-/** Imports `account`'s key through the Settings screen, as a person would. */
+/**
+ * Imports `account`'s key through the Settings screen, as a person would. The first import starts the key worker, a
+ * process of its own (run through tsx in tests, a second or two on a busy machine): the badge gets time to follow.
+ */
 export async function importLocalKey(page: Page, origin: string, account: TestAccount): Promise<void> {
   await page.goto(`${origin}/settings`);
   await page.getByTestId('import-private-key').fill(account.privateKey);
   await page.getByTestId('import-passphrase').fill('correct horse battery');
   await page.getByTestId('import-submit').click();
-  await expect.poll(() => page.getByTestId('signer-badge').textContent()).toContain(account.address.slice(0, 6));
+  await expect
+    .poll(() => page.getByTestId('signer-badge').textContent(), { timeout: 15_000, interval: 100 })
+    .toContain(account.address.slice(0, 6));
 }
 
 /**

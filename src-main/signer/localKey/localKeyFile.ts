@@ -12,6 +12,9 @@ export interface LocalKeyRecord {
 
 export const LOCAL_KEY_FILE = 'local-key.json';
 
+/** Every kind this version reads: `os-keychain` is what the desktop app wrote before the key worker. */
+const SEALED_KINDS: readonly SealedSecret['kind'][] = ['scrypt-aes-256-gcm', 'os-keychain-kek', 'os-keychain'];
+
 function isRecord(value: unknown): value is LocalKeyRecord {
   if (typeof value !== 'object' || value === null) return false;
   const { version, address, sealed } = value as Record<string, unknown>;
@@ -21,8 +24,7 @@ function isRecord(value: unknown): value is LocalKeyRecord {
     isAddress(address) &&
     typeof sealed === 'object' &&
     sealed !== null &&
-    ((sealed as { kind?: unknown }).kind === 'scrypt-aes-256-gcm' ||
-      (sealed as { kind?: unknown }).kind === 'os-keychain')
+    SEALED_KINDS.includes((sealed as { kind?: unknown }).kind as SealedSecret['kind'])
   );
 }
 
