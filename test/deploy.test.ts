@@ -25,6 +25,7 @@ import { TEST_MNEMONIC, testAccounts } from '../src-main/chain/devnet/testAccoun
 import { ServiceConfig } from '../src-main/chain/generated/contracts';
 import { RUNTIME_CODE } from '../src-main/chain/generated/runtimeCode';
 import { devnetChain, type ExchangeAddresses } from '../src-main/chain/networks';
+import { devnetTestClient } from './support/devnetTestClient';
 import { launcher } from './support/launcher';
 import { LedgerEmulator } from './support/ledgerEmulator';
 import { type PublicRpc, publicRpc } from './support/publicRpc';
@@ -287,7 +288,7 @@ describe('npm run deploy', () => {
     // The first block the child makes is ServiceConfig's: its code is replaced before the child can read it.
     const stop = devnet.onBlock(() => {
       stop();
-      void devnet.provider.request({ method: 'hardhat_setCode', params: [config, tampered] } as never);
+      void devnetTestClient(devnet).setCode({ address: config, bytecode: tampered });
     });
     const run = await deploy([...toDevnet('tampered'), '--yes'], { key: keyOf(14) });
     expect(codeOf(run)).toBe('CODE_MISMATCH');

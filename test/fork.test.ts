@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   custom,
   type Hex,
   http,
@@ -221,13 +222,15 @@ describe('a rehearsal on a fork of another devnet', () => {
   it('runs at a block cadence too: blocks on its own clock, a buy through the mempool, the clock moved', async () => {
     const { service: fork } = await startFork({ blockTimeMs: 750, dir: mkdtempSync(join(tmpdir(), 'fork-cadence-')) });
     try {
-      const forkClient = createPublicClient({ chain: forkChain, transport: http(`${fork.origin}/rpc`) });
-      const filter = await forkClient.request({ method: 'eth_newPendingTransactionFilter' } as never);
+      const rpc = http(`${fork.origin}/rpc`);
+      const forkClient = createPublicClient({ chain: forkChain, transport: rpc });
+      const filter = await forkClient.createPendingTransactionFilter();
       const first = await forkClient.getBlockNumber({ cacheTime: 0 });
       // buyOn sends through the mempool and waits for the receipt: the pending filter saw it on the way.
       const { hash } = await buyOn(fork, sourceToken, '0.01');
-      expect(await forkClient.request({ method: 'eth_getFilterChanges', params: [filter] } as never)).toContain(hash);
-      await forkClient.request({ method: 'evm_increaseTime', params: [86_400] } as never);
+      expect(await forkClient.getFilterChanges({ filter })).toContain(hash);
+      // Through /rpc, so the devnet's own clock moves (its journal keeps the jump).
+      await createTestClient({ mode: 'hardhat', transport: rpc }).increaseTime({ seconds: 86_400 });
       const before = Number((await forkClient.getBlock()).timestamp);
       await new Promise((resolve) => setTimeout(resolve, 1_600));
       const block = await forkClient.getBlock();

@@ -4,6 +4,8 @@ import {
   createWalletClient,
   custom,
   encodePacked,
+  erc20Abi,
+  type Hex,
   keccak256,
   type PublicClient,
   parseEther,
@@ -13,7 +15,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../src-main/chain/devnet/startDevnet';
-import { DevStablecoin, LaunchFactory } from '../src-main/chain/generated/contracts';
+import { LaunchFactory } from '../src-main/chain/generated/contracts';
 import { PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
 import { layOut } from '../src-main/core/launch/layOut';
@@ -21,18 +23,21 @@ import { openingTick } from '../src-main/core/launch/openingTick';
 import { readShape, SHAPE_PRESETS, type ShapeRange, shapeTicks } from '../src-main/core/launch/shapes';
 import { simulateSwap } from '../src-main/core/swap/simulateSwap';
 import { siteFeeOn } from '../src-main/core/trade/siteFee';
+import { type DevnetTestClient, devnetTestClient } from './support/devnetTestClient';
 
 let devnet: Devnet;
 let client: PublicClient;
-let snapshot: string;
+let testClient: DevnetTestClient;
+let snapshot: Hex | undefined;
 
 beforeAll(async () => {
   devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  testClient = devnetTestClient(devnet);
 });
 beforeEach(async () => {
-  if (snapshot) await devnet.provider.request({ method: 'evm_revert', params: [snapshot] } as never);
-  snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
+  if (snapshot) await testClient.revert({ id: snapshot });
+  snapshot = await testClient.snapshot();
 });
 
 interface Case {
@@ -160,7 +165,7 @@ describe('a launch planned in TypeScript lands on the chain exactly as planned',
         }
         const burned = await client.readContract({
           address: token,
-          abi: DevStablecoin.abi,
+          abi: erc20Abi,
           functionName: 'balanceOf',
           args: ['0x000000000000000000000000000000000000dEaD'],
         });

@@ -1,9 +1,9 @@
-import { type Address, parseEther } from 'viem';
+import { type Address, erc20Abi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
-import { DevStablecoin } from '../src-main/chain/generated/contracts';
 import { QuoterV2 } from '../src-main/chain/generated/vendor';
 import { type ApiClient, apiClient } from './support/apiClient';
+import { devnetTestClient } from './support/devnetTestClient';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
 
 let f: TradingFixture;
@@ -176,7 +176,7 @@ const signAndSend: ApiClient['signAndSend'] = (index, tx) => api.signAndSend(ind
 
 const address = (index: number) => testAccounts()[index]?.address as Address;
 const tokenBalance = (token: Address, who: Address) =>
-  f.client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [who] });
+  f.client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
 
 describe('POST /build/buy and /build/sell', () => {
   it('builds a BNB buy that lands for exactly what it said: pay, receive, site fee and referrer cut', async () => {
@@ -314,7 +314,7 @@ describe('POST /build/buy and /build/sell', () => {
     const devnet = f.service.chain.devnet;
     if (!devnet) throw new Error('no devnet');
     const config = f.contracts.config as Address;
-    await devnet.provider.request({ method: 'hardhat_setBalance', params: [config, '0x3635C9ADC5DEA00000'] } as never);
+    await devnetTestClient(devnet).setBalance({ address: config, value: parseEther('1000') });
     const { status, body } = await post('/build/buy', {
       wallet: config,
       token: f.bnbToken.token,

@@ -2,6 +2,7 @@ import {
   type Address,
   createPublicClient,
   defineChain,
+  formatUnits,
   type Hex,
   http,
   type PublicClient,
@@ -273,10 +274,9 @@ export function afterSwap(pool: PoolState, swap: SwapResult): PoolState {
 /** Wei as BNB with up to six decimals, for lines a person reads. */
 export function bnb(wei: bigint): string {
   const negative = wei < 0n;
-  const abs = negative ? -wei : wei;
-  const micro = (abs + 500_000_000_000n) / 1_000_000_000_000n;
-  const text = `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, '0')}`.replace(/\.?0+$/, '');
-  return `${negative && micro > 0n ? '-' : ''}${text}`;
+  // Rounded half up to a millionth of a BNB: formatUnits writes it without trailing zeros.
+  const micro = ((negative ? -wei : wei) + 500_000_000_000n) / 1_000_000_000_000n;
+  return `${negative && micro > 0n ? '-' : ''}${formatUnits(micro, 6)}`;
 }
 
 /** A small seeded random generator (mulberry32): the same seed, the same traffic. */

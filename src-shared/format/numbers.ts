@@ -5,6 +5,8 @@
  * and come as numbers from the service's dollar price.
  */
 
+import { formatUnits } from 'viem';
+
 const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
 /** From this many zeros after the point on, a small number is written 0.0₇4464. */
 const SUBSCRIPT_FROM_ZEROS = 4;
@@ -125,9 +127,7 @@ function roundSignificant(wei: bigint, significant: number, round: AmountFormat[
 
 /** The whole and fraction digits of `wei` / 10^decimals, the fraction without trailing zeros. */
 function decimalParts(wei: bigint, decimals: number): [string, string] {
-  const text = wei.toString().padStart(decimals + 1, '0');
-  const whole = text.slice(0, text.length - decimals) || '0';
-  const fraction = decimals > 0 ? text.slice(text.length - decimals).replace(/0+$/, '') : '';
+  const [whole = '0', fraction = ''] = formatUnits(wei, decimals).split('.');
   return [whole, fraction];
 }
 

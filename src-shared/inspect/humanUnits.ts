@@ -31,10 +31,7 @@ export function formatAmount(wei: bigint, currency: TokenInfo | undefined): stri
  * @example formatBps(20) // '0.2%'
  */
 export function formatBps(bps: number | bigint): string {
-  const value = BigInt(bps);
-  const whole = value / 100n;
-  const fraction = (value % 100n).toString().padStart(2, '0').replace(/0+$/, '');
-  return `${whole}${fraction ? `.${fraction}` : ''}%`;
+  return `${formatUnits(BigInt(bps), 2)}%`;
 }
 
 /**
@@ -43,10 +40,7 @@ export function formatBps(bps: number | bigint): string {
  * @example formatFeeTier(2500) // '0.25%'
  */
 export function formatFeeTier(fee: number): string {
-  const value = BigInt(fee);
-  const whole = value / 10_000n;
-  const fraction = (value % 10_000n).toString().padStart(4, '0').replace(/0+$/, '');
-  return `${whole}${fraction ? `.${fraction}` : ''}%`;
+  return `${formatUnits(BigInt(fee), 4)}%`;
 }
 
 /**

@@ -3,8 +3,10 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
+  erc20Abi,
   formatEther,
   type Hash,
+  type Hex,
   type PublicClient,
   parseEther,
   parseEventLogs,
@@ -13,12 +15,13 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
-import { DevStablecoin, LaunchFactory, Sandwicher } from '../../src-main/chain/generated/contracts';
+import { LaunchFactory, Sandwicher } from '../../src-main/chain/generated/contracts';
 import { NonfungiblePositionManager, PancakeV3Pool, WETH9 } from '../../src-main/chain/generated/vendor';
 import { devnetChain } from '../../src-main/chain/networks';
 import { launchGasLimit } from '../../src-main/core/launch/takeoverGas';
 import { getSqrtRatioAtTick } from '../../src-main/core/math/tickMath';
 import { MAX_TX_GAS } from '../../src-main/services/launchService';
+import { type DevnetTestClient, devnetTestClient } from '../support/devnetTestClient';
 import { launcher, SPACING } from '../support/launcher';
 import { routerDriver } from '../support/routerDriver';
 
@@ -31,7 +34,8 @@ import { routerDriver } from '../support/routerDriver';
 let devnet: Devnet;
 let client: PublicClient;
 let l: ReturnType<typeof launcher>;
-let snapshot: string;
+let testClient: DevnetTestClient;
+let snapshot: Hex | undefined;
 
 const ATTACKER = 7;
 /** A launch opening at a cap of about 10 BNB for its billion tokens. */
@@ -40,18 +44,18 @@ const account = (index: number) => privateKeyToAccount(devnet.accounts[index]?.p
 const wallet = (index: number) =>
   createWalletClient({ account: account(index), chain: devnetChain, transport: custom(devnet.provider) });
 const balanceOf = (token: Address, who: Address) =>
-  client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [who] });
-const rpc = (method: string, params: unknown[] = []) => devnet.provider.request({ method, params } as never);
+  client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
 const gasOf = async (hash: Hash) => (await client.getTransactionReceipt({ hash })).gasUsed;
 
 beforeAll(async () => {
   devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  testClient = devnetTestClient(devnet);
   l = launcher(devnet, client);
 });
 beforeEach(async () => {
-  if (snapshot) await rpc('evm_revert', [snapshot]);
-  snapshot = (await rpc('evm_snapshot')) as string;
+  if (snapshot) await testClient.revert({ id: snapshot });
+  snapshot = await testClient.snapshot();
 });
 
 describe('pool pre-creation snipe', () => {
@@ -302,8 +306,8 @@ describe('buy-back sandwich', () => {
       const pool = launched.pool as Address;
       await volume(launched.token, pool, 3);
       // Time passes: the pool's observations are old enough to price a buy-back.
-      await rpc('evm_increaseTime', [600]);
-      await rpc('evm_mine');
+      await testClient.increaseTime({ seconds: 600 });
+      await testClient.mine({ blocks: 1 });
       const sandwicher = await deploySandwicher();
       const attacker = wallet(ATTACKER);
       const stake = parseEther('200');
@@ -315,7 +319,7 @@ describe('buy-back sandwich', () => {
         args: [sandwicher, stake],
       });
 
-      const start = (await rpc('evm_snapshot')) as string;
+      const start = await testClient.snapshot();
       // What an honest collect burns, for scale.
       const honest = await attacker.writeContract({
         address: sandwicher,
@@ -340,8 +344,8 @@ describe('buy-back sandwich', () => {
       for (const push of ['0.01', '0.03', '0.1', '0.3', '0.5', '1', '2', '5', '10', '20', '50'].map((x) =>
         parseEther(x),
       )) {
-        await rpc('evm_revert', [start]);
-        await rpc('evm_snapshot');
+        await testClient.revert({ id: start });
+        await testClient.snapshot();
         const hash = await attacker.writeContract({
           address: sandwicher,
           abi: Sandwicher.abi,

@@ -5,7 +5,9 @@ import {
   custom,
   encodeFunctionData,
   encodePacked,
+  erc20Abi,
   getAddress,
+  type Hex,
   keccak256,
   type PublicClient,
   parseEther,
@@ -28,6 +30,7 @@ import { devnetChain } from '../../src-main/chain/networks';
 import { launchGasLimit } from '../../src-main/core/launch/takeoverGas';
 import { getSqrtRatioAtTick, MAX_TICK } from '../../src-main/core/math/tickMath';
 import { MAX_TX_GAS } from '../../src-main/services/launchService';
+import { type DevnetTestClient, devnetTestClient } from '../support/devnetTestClient';
 import { launcher, SPACING } from '../support/launcher';
 import { revertName } from '../support/revertName';
 import { routerDriver } from '../support/routerDriver';
@@ -36,24 +39,26 @@ const DEAD = '0x000000000000000000000000000000000000dEaD';
 
 let devnet: Devnet;
 let client: PublicClient;
+let testClient: DevnetTestClient;
 let l: ReturnType<typeof launcher>;
-let snapshot: string;
+let snapshot: Hex | undefined;
 
 const account = (index: number) => privateKeyToAccount(devnet.accounts[index]?.privateKey ?? '0x');
 const wallet = (index: number) =>
   createWalletClient({ account: account(index), chain: devnetChain, transport: custom(devnet.provider) });
 const balanceOf = (token: Address, who: Address) =>
-  client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [who] });
+  client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] });
 const slot0 = (pool: Address) => client.readContract({ address: pool, abi: PancakeV3Pool.abi, functionName: 'slot0' });
 
 beforeAll(async () => {
   devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  testClient = devnetTestClient(devnet);
   l = launcher(devnet, client);
 });
 beforeEach(async () => {
-  if (snapshot) await devnet.provider.request({ method: 'evm_revert', params: [snapshot] } as never);
-  snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
+  if (snapshot) await testClient.revert({ id: snapshot });
+  snapshot = await testClient.snapshot();
 });
 
 describe('LaunchFactory.launch', () => {
@@ -63,7 +68,7 @@ describe('LaunchFactory.launch', () => {
       expect(launched.result).toBe('ok');
       const { token, params, pool } = launched;
       if (!pool) throw new Error('no pool');
-      expect(await client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'totalSupply' })).toBe(
+      expect(await client.readContract({ address: token, abi: erc20Abi, functionName: 'totalSupply' })).toBe(
         params.supply,
       );
       const [sqrtPriceX96, tick] = await slot0(pool);
@@ -576,8 +581,8 @@ describe('LaunchFactory.collect', () => {
       }),
     ).toBe(buybackPending);
 
-    await devnet.provider.request({ method: 'evm_increaseTime', params: [120] } as never);
-    await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
+    await testClient.increaseTime({ seconds: 120 });
+    await testClient.mine({ blocks: 1 });
     const [, tickBefore] = await slot0(launched.pool);
     const second = await collectOnce(launched.token);
     // It bought: what it spent left the factory, and no more than half a spacing of price moved.

@@ -14,12 +14,14 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
 import { ReferralVault } from '../../src-main/chain/generated/contracts';
 import { devnetChain } from '../../src-main/chain/networks';
+import { type DevnetTestClient, devnetTestClient } from '../support/devnetTestClient';
 import { revertName } from '../support/revertName';
 
 let devnet: Devnet;
 let client: PublicClient;
 let vault: Address;
-let snapshot: string;
+let testClient: DevnetTestClient;
+let snapshot: Hex | undefined;
 
 const account = (index: number) => privateKeyToAccount(devnet.accounts[index]?.privateKey ?? '0x');
 const wallet = (index: number) =>
@@ -69,17 +71,18 @@ async function send(
 beforeAll(async () => {
   devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  testClient = devnetTestClient(devnet);
   vault = devnet.contracts.referrals;
 });
 beforeEach(async () => {
-  if (snapshot) await devnet.provider.request({ method: 'evm_revert', params: [snapshot] } as never);
-  snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
+  if (snapshot) await testClient.revert({ id: snapshot });
+  snapshot = await testClient.snapshot();
 });
 
 /** Moves the clock past a posted week's hour of correction, so its claims open. */
 async function openClaims() {
-  await devnet.provider.request({ method: 'evm_increaseTime', params: [3601] } as never);
-  await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
+  await testClient.increaseTime({ seconds: 3601 });
+  await testClient.mine({ blocks: 1 });
 }
 
 describe('ReferralVault', () => {

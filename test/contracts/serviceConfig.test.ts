@@ -1,15 +1,25 @@
-import { type Address, createPublicClient, createWalletClient, custom, type PublicClient, parseEther } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  type Hex,
+  type PublicClient,
+  parseEther,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
 import { ServiceConfig } from '../../src-main/chain/generated/contracts';
 import { devnetChain } from '../../src-main/chain/networks';
+import { type DevnetTestClient, devnetTestClient } from '../support/devnetTestClient';
 import { revertName } from '../support/revertName';
 
 let devnet: Devnet;
 let client: PublicClient;
 let config: Address;
-let snapshot: string;
+let testClient: DevnetTestClient;
+let snapshot: Hex | undefined;
 
 function walletOf(index: number) {
   const key = devnet.accounts[index]?.privateKey;
@@ -45,12 +55,13 @@ const read = <T>(functionName: string) =>
 beforeAll(async () => {
   devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  testClient = devnetTestClient(devnet);
   config = devnet.contracts.config;
 });
 beforeEach(async () => {
   // Every test starts from the freshly deployed config.
-  if (snapshot) await devnet.provider.request({ method: 'evm_revert', params: [snapshot] } as never);
-  snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
+  if (snapshot) await testClient.revert({ id: snapshot });
+  snapshot = await testClient.snapshot();
 });
 
 describe('ServiceConfig', () => {

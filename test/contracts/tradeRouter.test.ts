@@ -14,6 +14,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src-main/chain/devnet/startDevnet';
 import { FalseToken, ReentrantToken, ServiceConfig, TradeRouter } from '../../src-main/chain/generated/contracts';
 import { devnetChain } from '../../src-main/chain/networks';
+import { type DevnetTestClient, devnetTestClient } from '../support/devnetTestClient';
 import { revertName } from '../support/revertName';
 import { type RouterDriver, routerAbi, routerDriver } from '../support/routerDriver';
 import { createTokenPool, type TokenPool } from '../support/tokenPool';
@@ -22,7 +23,8 @@ let devnet: Devnet;
 let client: PublicClient;
 let bnbPool: TokenPool;
 let usdtPool: TokenPool;
-let snapshot: string;
+let testClient: DevnetTestClient;
+let snapshot: Hex | undefined;
 
 const TRADER = 5;
 const REFERRER = 6;
@@ -38,13 +40,14 @@ async function expectRouterEmpty() {
 beforeAll(async () => {
   devnet = await startDevnet();
   client = createPublicClient({ chain: devnetChain, transport: custom(devnet.provider) }) as PublicClient;
+  testClient = devnetTestClient(devnet);
   d = routerDriver(devnet, client);
   bnbPool = await createTokenPool(devnet, client, devnet.contracts.wbnb);
   usdtPool = await createTokenPool(devnet, client, devnet.contracts.usdt, { pairLiquidity: parseEther('60000') });
 });
 beforeEach(async () => {
-  if (snapshot) await devnet.provider.request({ method: 'evm_revert', params: [snapshot] } as never);
-  snapshot = (await devnet.provider.request({ method: 'evm_snapshot', params: [] } as never)) as string;
+  if (snapshot) await testClient.revert({ id: snapshot });
+  snapshot = await testClient.snapshot();
 });
 
 describe('TradeRouter', () => {
@@ -319,9 +322,9 @@ describe('TradeRouter', () => {
     await d.trade(TRADER, 'buyExactIn', d.params(bnbPool, parseEther('1'), 0n), parseEther('1'));
     const latest = await client.getBlock();
     await d.allowRouter(TRADER, bnbPool.token, Number(latest.timestamp) + 60);
-    await devnet.provider.request({ method: 'evm_increaseTime', params: [120] } as never);
+    await testClient.increaseTime({ seconds: 120 });
     // Calls run against the latest block: mine one so the simulation sees the later time too.
-    await devnet.provider.request({ method: 'evm_mine', params: [] } as never);
+    await testClient.mine({ blocks: 1 });
     const tokens = await d.balanceOf(bnbPool.token, trader);
     expect((await d.trade(TRADER, 'sellExactIn', d.params(bnbPool, tokens, 0n))).result).toBe('AllowanceExpired');
   });

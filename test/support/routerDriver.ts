@@ -2,6 +2,7 @@ import {
   type Address,
   createWalletClient,
   custom,
+  erc20Abi,
   type Hash,
   type PublicClient,
   parseEventLogs,
@@ -10,7 +11,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Devnet } from '../../src-main/chain/devnet/startDevnet';
-import { DevStablecoin, IAllowanceTransfer, IPermit2, TradeRouter } from '../../src-main/chain/generated/contracts';
+import { IAllowanceTransfer, IPermit2, TradeRouter } from '../../src-main/chain/generated/contracts';
 import { QuoterV2 } from '../../src-main/chain/generated/vendor';
 import { devnetChain } from '../../src-main/chain/networks';
 import { revertName } from './revertName';
@@ -79,7 +80,7 @@ export function routerDriver(target: RouterTarget | Devnet, client: PublicClient
     },
 
     balanceOf: (token: Address, who: Address) =>
-      client.readContract({ address: token, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [who] }),
+      client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [who] }),
 
     /** BNB spent on gas by a transaction. */
     async gasCost(hash: Hash): Promise<bigint> {
@@ -113,7 +114,7 @@ export function routerDriver(target: RouterTarget | Devnet, client: PublicClient
     async allowRouter(index: number, token: Address, expiration = Number(FAR_DEADLINE)) {
       await wallet(index).writeContract({
         address: token,
-        abi: DevStablecoin.abi,
+        abi: erc20Abi,
         functionName: 'approve',
         args: [devnet.contracts.permit2, 2n ** 256n - 1n],
       });

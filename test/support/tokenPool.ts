@@ -1,7 +1,7 @@
-import { type Address, createWalletClient, custom, getAddress, type PublicClient, parseEther } from 'viem';
+import { type Address, createWalletClient, custom, erc20Abi, getAddress, type PublicClient, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Devnet } from '../../src-main/chain/devnet/startDevnet';
-import { DevStablecoin, LaunchToken } from '../../src-main/chain/generated/contracts';
+import { LaunchToken } from '../../src-main/chain/generated/contracts';
 import { NonfungiblePositionManager, PancakeV3Factory, WETH9 } from '../../src-main/chain/generated/vendor';
 import { devnetChain } from '../../src-main/chain/networks';
 import { sqrt } from '../../src-main/core/math/sqrt';
@@ -49,7 +49,7 @@ export async function createTokenPool(
   });
   await wallet.writeContract({
     address: pair,
-    abi: DevStablecoin.abi,
+    abi: erc20Abi,
     functionName: 'approve',
     args: [positionManager, max],
   });
