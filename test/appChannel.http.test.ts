@@ -5,6 +5,7 @@ import {
   type Address,
   decodeFunctionData,
   encodeFunctionData,
+  erc20Abi,
   type Hex,
   parseAbi,
   recoverMessageAddress,
@@ -17,6 +18,7 @@ import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { type ServiceOptions, startService } from '../src-main/startService';
 import type { MarketDollars } from '../src-shared/appChannelTypes';
 import { tradeRouterAbi } from '../src-shared/generated/abis';
+import { openApiAnswers } from './support/openApiAnswers';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
 import { unsignedHashOf } from './support/unsignedHash';
 
@@ -277,12 +279,11 @@ describe("main's last guard, whatever the page sends", () => {
   });
 
   it('signs an approval only as a build of this service made it for this wallet', async () => {
-    const erc20 = parseAbi(['function approve(address spender, uint256 amount) returns (bool)']);
     // An approval to our own router, but of an amount no build asked for.
     const invented = {
       chainId: 31337,
       to: f.bnbToken.token,
-      data: encodeFunctionData({ abi: erc20, functionName: 'approve', args: [f.contracts.router as Address, 123n] }),
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [f.contracts.router as Address, 123n] }),
       value: '0',
     };
     const refused = await send(invented, 'approve-router');
@@ -298,10 +299,12 @@ describe("main's last guard, whatever the page sends", () => {
     ).json()) as { requires: { step: string; tx: { to: Address; data: Hex } }[] };
     const step = built.requires[0];
     if (!step) throw new Error('the USDT buy needs an approval step');
-    const [spender] = decodeFunctionData({ abi: erc20, data: step.tx.data }).args;
+    const approval = decodeFunctionData({ abi: erc20Abi, data: step.tx.data });
+    if (approval.functionName !== 'approve') throw new Error(`the step calls ${approval.functionName}, not approve`);
+    const [spender] = approval.args;
     const edited = {
       ...step.tx,
-      data: encodeFunctionData({ abi: erc20, functionName: 'approve', args: [spender, 10n ** 30n] }),
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 10n ** 30n] }),
     };
     expect((await send(edited, step.step)).error?.code).toBe('UNKNOWN_CONTRACT');
     expect((await call('tx.prepare', { tx: step.tx })).status).toBe(200);
@@ -401,16 +404,19 @@ describe('after a restart', () => {
   it('keeps the activity list, and the local key stays locked until its passphrase is given', async () => {
     const before = await ok<unknown[]>('activity.list', {});
     await f.service.close();
+    const answers = openApiAnswers();
     const again = await startService({
       port: 0,
       dataDir: f.service.dataDir,
       network: 'devnet',
       seed: false,
       logger: silentLogger(),
+      checkAnswers: answers.check,
       ...options,
     });
     origin = again.origin;
     try {
+      await answers.load(`${again.url}/openapi.json`);
       expect(await ok('activity.list', {})).toEqual(before);
       const status = await ok<{ active: unknown; localKey: { unlocked: boolean } }>('signer.status');
       expect(status).toMatchObject({ active: null, localKey: { unlocked: false } });
@@ -421,5 +427,6 @@ describe('after a restart', () => {
     } finally {
       await again.close();
     }
+    answers.assertNone();
   });
 });

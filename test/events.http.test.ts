@@ -1,5 +1,6 @@
 import { type Address, type Hash, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { devnetTestClient } from './support/devnetTestClient';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { openSse, type SseConnection, type SseEvent } from './support/sseReader';
 import { startTestService, type TestService } from './support/startTestService';
@@ -200,14 +201,15 @@ describe('GET /events', () => {
   });
 
   it('goes back with the index when the chain is reorganized: a lower block event, then the surviving chain', async () => {
-    const provider = service.chain.devnet?.provider;
-    if (!provider) throw new Error('needs the devnet');
+    const devnet = service.chain.devnet;
+    if (!devnet) throw new Error('needs the devnet');
+    const chain = devnetTestClient(devnet);
     const kept = await indexedHead();
     const connection = await stream();
-    const snapshot = await provider.request({ method: 'evm_snapshot', params: [] } as never);
+    const snapshot = await chain.snapshot();
     const orphan = await launch();
     await received(connection, about(orphan.token));
-    await provider.request({ method: 'evm_revert', params: [snapshot] } as never);
+    await chain.revert({ id: snapshot });
     const survivor = await launch();
     await received(connection, about(survivor.token));
     const sequence = connection.events.map((event) => (event.event === 'block' ? Number(event.id) : event.event));

@@ -16,6 +16,7 @@ import { SESSION_COOKIE } from '../src-main/services/sessions';
 import { composeServices, type Services } from '../src-main/startService';
 import { openDatabase } from '../src-main/store/openDatabase';
 import { FUZZ_SEED, fuzzQuery } from './support/fuzzInputs';
+import { openApiAnswers } from './support/openApiAnswers';
 
 /**
  * GET /quote's lean route (src-main/http/leanQuote.ts) answers plain quotes on Node's request before the Hono app; it
@@ -29,6 +30,7 @@ const FIELDS = ['token', 'side', 'amount', 'exact', 'slippageBps'];
 /** Sent to both servers alike: the port in Host is not checked, and a refused Host is quoted in the message. */
 const HOSTS = ['127.0.0.1:8787', 'localhost', '[::1]:1', 'LOCALHOST:8787', '127.0.0.1:99999', 'evil.example', ''];
 
+const answers = openApiAnswers();
 let dataDir: string;
 let services: Services;
 let close: () => Promise<void>;
@@ -39,6 +41,8 @@ let limited: number;
 let tokens: string[];
 /** The statuses the lean route answered itself: it must have answered successes and failures both. */
 const leanStatuses: number[] = [];
+/** The same, of the server with the default limits on. */
+const limitedLeanStatuses: number[] = [];
 
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
@@ -64,12 +68,23 @@ beforeAll(async () => {
       },
   );
   expect(counted).toHaveLength(1);
-  servers.push(await listenApi(app.fetch, 0, counted), await listenApi(app.fetch, 0));
-  // With the spec's limits, as the service starts by default: every quote must reach the limiter.
+  const checked = { checkAnswers: answers.check };
+  servers.push(await listenApi(app.fetch, 0, counted, checked), await listenApi(app.fetch, 0, [], checked));
+  // With the spec's limits, as the service starts by default: every quote must reach the one quote limiter, whichever
+  // path answers it.
   const withLimits = { ...services, rateLimits: DEFAULT_RATE_LIMITS };
-  expect(leanRoutes(withLimits)).toEqual([]);
-  servers.push(await listenApi(createApp(withLimits).fetch, 0, leanRoutes(withLimits)));
+  const countedLimited = leanRoutes(withLimits).map(
+    (route): LeanRoute =>
+      (req, res) => {
+        const took = route(req, res);
+        if (took) res.once('finish', () => limitedLeanStatuses.push(res.statusCode));
+        return took;
+      },
+  );
+  servers.push(await listenApi(createApp(withLimits).fetch, 0, countedLimited, checked));
   [lean, appOnly, limited] = servers.map(portOf) as [number, number, number];
+  // Every answer of the three servers, the lean route's above all, is held to the served OpenAPI document.
+  await answers.load(`http://127.0.0.1:${appOnly}/api/v1/openapi.json`);
   close = async () => {
     for (const server of servers) {
       server.closeAllConnections();
@@ -88,6 +103,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  answers.assertNone();
   await close?.();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -286,6 +302,9 @@ it('answers every generated GET /quote exactly as the app alone does', async () 
 it('answers a failure of the service itself (503 with Retry-After, INTERNAL) as the app does', async () => {
   const sent = plainQuote();
   const read = services.quotes.quote;
+  const readNow = services.quotes.quoteNow;
+  // The pool's state at hand cannot fail to be read: what fails is a read the quote waits for.
+  services.quotes.quoteNow = () => undefined;
   const failures: [Error, number][] = [
     [
       new ApiError('CHAIN_UNREACHABLE', 'the pool could not be read', { cause: new Error('connect ECONNREFUSED') }),
@@ -304,16 +323,25 @@ it('answers a failure of the service itself (503 with Retry-After, INTERNAL) as 
     }
   } finally {
     services.quotes.quote = read;
+    services.quotes.quoteNow = readNow;
   }
 });
 
-it('leaves every quote to the limiter when limits are on', async () => {
-  const sent = plainQuote();
-  const expected = await send(appOnly, sent);
+it('counts every quote in the one limiter when limits are on, whichever path answers it', async () => {
+  const plain = plainQuote();
+  // A percent-escape in the amount: the same quote, which the lean route leaves to the app.
+  const escaped = { ...plain, path: plain.path.replace('amount=0.1', 'amount=0%2E1') };
+  const expected = await send(appOnly, plain);
   expect(expected.status).toBe(200);
-  for (let i = 0; i < DEFAULT_RATE_LIMITS.quotesPerMinute; i++) expect(await send(limited, sent)).toEqual(expected);
-  const refused = await send(limited, sent);
-  expect(refused.status).toBe(429);
-  expect(JSON.parse(refused.body).error.code).toBe('RATE_LIMITED');
-  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  const allowance = DEFAULT_RATE_LIMITS.quotesPerMinute;
+  for (let i = 0; i < allowance; i++) expect(await send(limited, i % 2 === 0 ? plain : escaped)).toEqual(expected);
+  // Half came through the lean route, half through the app, and the budget was one: both are refused now.
+  expect(limitedLeanStatuses).toEqual(Array.from({ length: allowance / 2 }, () => 200));
+  for (const sent of [plain, escaped]) {
+    const refused = await send(limited, sent);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).error.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  }
+  expect(limitedLeanStatuses.at(-1)).toBe(429);
 });

@@ -327,7 +327,8 @@ describe('POST /media/image', () => {
     const upload = document.paths?.[MEDIA_UPLOAD_PATH]?.post;
     const requestBody = upload?.requestBody as { content: object } | undefined;
     expect(Object.keys(requestBody?.content ?? {})).toEqual(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-    expect(Object.keys(upload?.responses ?? {})).toEqual(['200', '413', '415', '429', '503']);
+    // Its own statuses, and those of any route (a bad x-api-key, another site's page, a server-side failure).
+    expect(Object.keys(upload?.responses ?? {})).toEqual(['200', '401', '403', '413', '415', '429', '500', '503']);
     expect((await validate(structuredClone(document) as never)).valid).toBe(true);
   });
 });

@@ -1,33 +1,8 @@
+import { APP_PAGES, appPageProblem, isAppPage } from '../../src-shared/appPages';
 import { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem } from '../../src-shared/publicLinkBase';
 import { ApiError } from './errors';
 
 export { DEFAULT_PUBLIC_LINK_BASE, publicLinkBaseProblem };
-
-/**
- * The pages of the app (its client-side routes), which referral links may point at. `{address}` stands for a 0x
- * address. The renderer's router is to serve exactly these.
- */
-export const APP_PAGES = [
-  '/',
-  '/launches',
-  '/launch',
-  '/token/{address}',
-  '/referrals',
-  '/keys',
-  '/requests',
-  '/activity',
-  '/settings',
-] as const;
-
-const PATTERNS = APP_PAGES.map(
-  (page) =>
-    new RegExp(`^${page.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('\\{address\\}', '0x[0-9a-fA-F]{40}')}/?$`),
-);
-
-/** Whether a path (without query or fragment) is one of the app's pages. */
-export function isAppPage(pathname: string): boolean {
-  return PATTERNS.some((pattern) => pattern.test(pathname));
-}
 
 /** The scheme the desktop app registers with the system, so a shared link opens it (DEFAULT_PUBLIC_LINK_BASE). */
 export const APP_LINK_SCHEME = 'launchpad-companion';
@@ -61,20 +36,15 @@ export const linkBaseOf = (base: string): string => base.replace(/\/+$/, '');
  * @example referralLink('https://app.example', '/launch', '0xAb…') // 'https://app.example/launch?r=0xAb…'
  */
 export function referralLink(base: string, path: unknown, referrer: string): string {
-  const invalid = (why: string) =>
-    new ApiError('INVALID_PATH', `path ${why}`, {
+  const problem = typeof path === 'string' ? appPageProblem(path) : 'is missing';
+  if (problem !== null) {
+    throw new ApiError('INVALID_PATH', `path ${problem}`, {
       field: 'path',
       fix: `Send the path of one of the app's pages: ${APP_PAGES.join(', ')}.`,
     });
-  if (typeof path !== 'string' || path === '') throw invalid('is missing');
-  if (!path.startsWith('/') || path.startsWith('//') || path.length > 512 || /[\\\s\p{Cc}]/u.test(path)) {
-    throw invalid(`"${path.slice(0, 60)}" is not a path of this site (it must start with one /)`);
   }
   // Read against a placeholder origin: only the path and query are taken, then put under the public base.
-  const probe = 'https://page.invalid';
-  const url = new URL(path, probe);
-  if (url.origin !== probe || !isAppPage(url.pathname))
-    throw invalid(`"${url.pathname.slice(0, 60)}" is not a page of the app`);
+  const url = new URL(path as string, 'https://page.invalid');
   url.searchParams.set('r', referrer);
   return `${linkBaseOf(base)}${url.pathname}${url.search}`;
 }

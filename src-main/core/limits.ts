@@ -1,10 +1,13 @@
+import { TRADE_SLIPPAGE } from '../../src-shared/schema/quote';
+
 /** The service's fixed rules for trades and launches (the spec's testnet values), shown in `GET /settings`. */
 export const LIMITS = {
   tradeDeadlineSeconds: 1200,
   permitDays: 30,
-  maxSlippageBps: 5000,
-  minSlippageBps: 1,
-  defaultSlippageBps: 50,
+  // The request schemas' own figures (src-shared/schema/quote.ts), so GET /settings says what a build takes.
+  maxSlippageBps: TRADE_SLIPPAGE.maxBps,
+  minSlippageBps: TRADE_SLIPPAGE.minBps,
+  defaultSlippageBps: TRADE_SLIPPAGE.defaultBps,
 } as const;
 
 /** PancakeSwap V3's fee tiers with their tick spacings; 1% is the default for launches. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono, type MiddlewareHandler } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
 import type { ChainContext } from '../chain/connectChain';
 import { DEFAULT_PUBLIC_LINK_BASE } from '../core/appPages';
 import type { Logger } from '../log/createLogger';
@@ -33,7 +34,7 @@ import { apiKey } from './middleware/apiKey';
 import { drainUnreadBody } from './middleware/drainUnreadBody';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
-import { rateLimit } from './middleware/rateLimit';
+import { RateLimiter, rateLimit } from './middleware/rateLimit';
 import { ownPagesOnly, sameOriginWrites } from './middleware/sameOriginWrites';
 import { sessionCookie } from './middleware/sessionCookie';
 import { AUTH_BASE, AUTH_ROUTES, authRoutes } from './routes/authRoutes';
@@ -79,6 +80,22 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 function challengeLimit(limits: RateLimits | false): MiddlewareHandler | undefined {
   if (!limits) return undefined;
   return rateLimit({ perMinute: limits.challengesPerMinute ?? DEFAULT_CHALLENGES_PER_MINUTE, what: 'challenges' });
+}
+
+/**
+ * The one quote limiter of a service (its deps), counted by the app's /quote middleware and by the lean route alike;
+ * undefined when limits are off.
+ */
+const quoteLimiters = new WeakMap<AppDeps, RateLimiter>();
+function quoteLimiter(deps: AppDeps): RateLimiter | undefined {
+  const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
+  if (!limits) return undefined;
+  let limiter = quoteLimiters.get(deps);
+  if (!limiter) {
+    limiter = new RateLimiter({ perMinute: limits.quotesPerMinute, what: 'quotes' });
+    quoteLimiters.set(deps, limiter);
+  }
+  return limiter;
 }
 
 export interface AppDeps {
@@ -133,7 +150,7 @@ export function createApi(
   api.use('*', sessionCookie());
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits) {
-    api.use('/quote', rateLimit({ perMinute: limits.quotesPerMinute, what: 'quotes' }));
+    api.use('/quote', rateLimit(quoteLimiter(deps) as RateLimiter));
     // Building a prepared request is a build like any other, from the same budget.
     const builds = rateLimit({ perMinute: limits.buildsPerMinute, what: 'builds' });
     api.use('/build/*', builds);
@@ -209,14 +226,11 @@ export function createApp(deps: AppDeps): Hono {
   const webRoot = deps.webRoot;
   if (webRoot && existsSync(join(webRoot, 'index.html'))) {
     const index = readFileSync(join(webRoot, 'index.html'), 'utf8');
-    // The page's own CSP is a meta tag; framing can be refused only by a header, against clickjacking the review screen.
-    app.use('/*', async (c, next) => {
-      await next();
-      if (!c.req.path.startsWith(`${API_BASE}/`)) {
-        c.header('Content-Security-Policy', "frame-ancestors 'none'");
-        c.header('X-Frame-Options', 'DENY');
-      }
-    });
+    // The page's own CSP is a meta tag; framing can be refused only by a header, against clickjacking the review
+    // screen. hono's secure headers set that and the rest of their kind (nosniff, no referrer, same-origin opener and
+    // resources) on the UI's page and files; the API's answers keep their own.
+    const uiHeaders = secureHeaders({ xFrameOptions: 'DENY', contentSecurityPolicy: { frameAncestors: ["'none'"] } });
+    app.use('/*', (c, next) => (c.req.path.startsWith(`${API_BASE}/`) ? next() : uiHeaders(c, next)));
     app.use('/*', serveStatic({ root: webRoot }));
     // Client-side routes of the UI answer with its page; API paths keep their NOT_FOUND.
     app.get('*', (c, next) =>
@@ -234,12 +248,11 @@ export function createApp(deps: AppDeps): Hono {
 }
 
 /**
- * The routes answered before the app (see withLeanRoutes): GET /quote, the one read that bots call in a loop, when
- * rate limits are off. A lean route takes only requests on which every middleware above does nothing: no body
- * (drainUnreadBody, jsonBody), a loopback Host (hostCheck), a read (sameOriginWrites), no x-api-key (apiKey), no
- * cookie (sessionCookie); with limits on, the limiter must count every quote, so there is none.
+ * The routes answered before the app (see withLeanRoutes): GET /quote, the one read that bots call in a loop. A lean
+ * route takes only requests on which every middleware above does nothing but count: no body (drainUnreadBody,
+ * jsonBody), a loopback Host (hostCheck), a read (sameOriginWrites), no x-api-key (apiKey), no cookie (sessionCookie);
+ * with limits on, it counts each quote in the app's own quote limiter.
  */
 export function leanRoutes(deps: AppDeps): LeanRoute[] {
-  if ((deps.rateLimits ?? DEFAULT_RATE_LIMITS) !== false) return [];
-  return [leanQuote(`${API_BASE}/quote`, deps.tokens, deps.quotes, deps.log)];
+  return [leanQuote(`${API_BASE}/quote`, deps.tokens, deps.quotes, deps.log, quoteLimiter(deps))];
 }

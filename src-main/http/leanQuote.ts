@@ -1,25 +1,21 @@
 import type { ServerResponse } from 'node:http';
-import { QuoteQuerySchema } from '../../src-shared/schema/quote';
+import { type QuoteQuery, QuoteQuerySchema } from '../../src-shared/schema/quote';
 import type { Logger } from '../log/createLogger';
 import type { QuoteService } from '../services/quoteService';
 import type { TokenRegistry } from '../services/tokenRegistry';
 import { errorAnswer } from './errorHandler';
 import type { LeanRoute } from './leanRoutes';
 import { isLoopbackHost } from './middleware/hostCheck';
+import type { RateLimiter } from './middleware/rateLimit';
 import { answerQuote } from './routes/quoteRoute';
+import { tradeRequestFor } from './tradeInput';
+import { tradeJsonText } from './tradeJsonText';
 import { readWith } from './validationHook';
 
-type QuoteQuery = Parameters<typeof answerQuote>[0];
-
+type Field = keyof QuoteQuery;
+const SHAPE = QuoteQuerySchema.shape;
 /** The query's fields, as the route's schema names them; any other key leaves the request to the app. */
-const FIELDS = new Set(Object.keys(QuoteQuerySchema.shape));
-/**
- * With every required field present, the schema (strings, some optional) passes any query read here, whose values are
- * all single strings; without one, the schema itself is run for the app's error.
- */
-const REQUIRED = Object.entries(QuoteQuerySchema.shape)
-  .filter(([, schema]) => !schema.safeParse(undefined).success)
-  .map(([field]) => field);
+const FIELDS = new Set<string>(Object.keys(SHAPE));
 /**
  * Values that every URL parser reads as written: no percent-escapes or `+` to decode, nothing a URL would escape. An
  * address, a side, a decimal amount and a number of bps all fit; anything else is left to the app.
@@ -32,49 +28,145 @@ const PLAIN_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/;
  * origin): a request carrying one is left to the app, so each of those rules has its one implementation there.
  */
 const APP_HEADERS = new Set(['cookie', 'x-api-key', 'origin', 'content-length', 'transfer-encoding']);
+/** Values read per field and kept (a bot sends the same token, side and slippage again and again); then cleared. */
+const MEMO_SIZE = 512;
+/** A field its schema refused. */
+const REFUSED = Symbol('refused');
 
 /**
  * GET /quote answered on Node's own request and response, before the Hono app, for a plain request: a query of the
  * route's fields alone, each once with a plain value, a loopback Host, and no header that a middleware acts on. The
- * answer is the route's own (`answerQuote`, the same JSON), and a failure is answered by the app's `errorAnswer`; what
- * is skipped is the app's cost per request (the fetch Request and Response, the router, the middleware chain, the
- * validator), about half the CPU of a quote. Only for a server without rate limits: the limiter counts in the app.
+ * query is read by the route's one schema (QuoteQuerySchema), the answer is the route's own (`tradeJson`, the same
+ * JSON), a failure is answered by the app's `errorAnswer`, and with limits on the quote is counted by the app's own
+ * quote limiter. What is skipped is the app's cost per request (the fetch Request and Response, the router, the
+ * middleware chain); and when the token, its pool and the fees are already read, the quote is answered in the turn
+ * its request came in, as a bare node:http server answers, with no promise in between.
  */
-export function leanQuote(path: string, tokens: TokenRegistry, quotes: QuoteService, log: Logger): LeanRoute {
+export function leanQuote(
+  path: string,
+  tokens: TokenRegistry,
+  quotes: QuoteService,
+  log: Logger,
+  limiter?: RateLimiter,
+): LeanRoute {
   const prefix = `${path}?`;
-  const answer = async (query: Record<string, string>): Promise<string> => {
-    const checked = REQUIRED.every((field) => field in query)
-      ? (query as QuoteQuery)
-      : readWith(QuoteQuerySchema, query);
-    return JSON.stringify(await answerQuote(checked, tokens, quotes));
+  const reader = queryReader();
+  const fail = (res: ServerResponse, error: unknown) => {
+    const failure = errorAnswer(error, 'GET', path, log);
+    send(res, failure.status, JSON.stringify(failure.body), failure.headers);
   };
   return (req, res) => {
     if (req.method !== 'GET' || req.url === undefined || !req.url.startsWith(prefix)) return false;
-    const query = plainQuery(req.url.slice(prefix.length));
-    if (query === undefined || !plainHeaders(req.rawHeaders)) return false;
-    answer(query)
+    const read = reader(req.url.slice(prefix.length));
+    if (read === undefined || !plainHeaders(req.rawHeaders)) return false;
+    let query: QuoteQuery;
+    try {
+      limiter?.take(req.socket.remoteAddress ?? 'unknown');
+      query = read instanceof Refused ? readWith(QuoteQuerySchema, read.raw) : read;
+      const token = tokens.peek(query.token);
+      const quote = token && quotes.quoteNow(tradeRequestFor(query, token));
+      if (quote) {
+        send(res, 200, tradeJsonText(quote));
+        return true;
+      }
+    } catch (error) {
+      fail(res, error);
+      return true;
+    }
+    answerQuote(query, tokens, quotes)
       .then(
-        (body) => send(res, 200, {}, body),
-        (error: unknown) => {
-          const failure = errorAnswer(error, 'GET', path, log);
-          send(res, failure.status, failure.headers, JSON.stringify(failure.body));
-        },
+        (answer) => send(res, 200, JSON.stringify(answer)),
+        (error: unknown) => fail(res, error),
       )
       .catch((error: Error) => res.destroy(error));
     return true;
   };
 }
 
+/** A plain query that QuoteQuerySchema refuses: read whole by the schema for the route's own error. */
+class Refused {
+  constructor(readonly raw: Record<string, string>) {}
+}
+
+/**
+ * Reads a query string with QuoteQuerySchema as the route does: undefined when it is not plain (left to the app),
+ * Refused when the schema refuses it, else the query as the schema reads it. Field by field with each field's own
+ * schema, keeping what the token, side, exact and slippage fields read to (their checks, the token's checksum above
+ * all, cost more than the rest of a quote): the object adds no rule of its own over its fields, so a query every
+ * field of which passes reads the same. And since a bot asks for the same token, side and slippage again and again
+ * with another amount, a query read before but for its amount is not split again: only the amount is read.
+ */
+function queryReader(): (search: string) => QuoteQuery | Refused | undefined {
+  const memos = new Map<Field, Map<string | undefined, unknown>>(
+    (['token', 'side', 'exact', 'slippageBps'] as const).map((field) => [field, new Map()]),
+  );
+  /** Queries read before, by their text with the amount's value cut out: their fields but the amount. */
+  const shapes = new Map<string, Omit<QuoteQuery, 'amount'>>();
+  const field = (name: Field, value: string | undefined): unknown => {
+    const memo = memos.get(name);
+    const known = memo?.get(value);
+    if (known !== undefined) return known;
+    const parsed = SHAPE[name].safeParse(value);
+    if (!parsed.success) return REFUSED;
+    if (memo) {
+      if (memo.size >= MEMO_SIZE) memo.clear();
+      memo.set(value, parsed.data);
+    }
+    return parsed.data;
+  };
+  const readWhole = (search: string, shape: string | undefined): QuoteQuery | Refused | undefined => {
+    const raw = plainQuery(search);
+    if (raw === undefined) return undefined;
+    const query: Partial<Record<Field, unknown>> = {};
+    for (const name of FIELDS as Set<Field>) {
+      const read = field(name, raw[name]);
+      if (read === REFUSED) return new Refused(raw);
+      query[name] = read;
+    }
+    if (shape !== undefined) {
+      if (shapes.size >= MEMO_SIZE) shapes.clear();
+      const { amount: _amount, ...others } = query as QuoteQuery;
+      shapes.set(shape, others);
+    }
+    return query as QuoteQuery;
+  };
+  return (search) => {
+    const at = search.startsWith('amount=') ? 0 : search.indexOf('&amount=') + 1;
+    if (at === 0 && !search.startsWith('amount=')) return readWhole(search, undefined);
+    const start = at + 'amount='.length;
+    let end = search.indexOf('&', start);
+    if (end < 0) end = search.length;
+    const shape = `${search.slice(0, start)}${search.slice(end)}`;
+    const others = shapes.get(shape);
+    if (others === undefined) return readWhole(search, shape);
+    const value = search.slice(start, end);
+    if (!PLAIN_VALUE.test(value)) return undefined;
+    const amount = SHAPE.amount.safeParse(value);
+    if (!amount.success) return readWhole(search, undefined);
+    return {
+      token: others.token,
+      side: others.side,
+      amount: amount.data,
+      exact: others.exact,
+      slippageBps: others.slippageBps,
+    };
+  };
+}
+
 /** The query's fields by name, or undefined when it has anything the app should read (see PLAIN_VALUE). */
 function plainQuery(search: string): Record<string, string> | undefined {
   const query: Record<string, string> = {};
-  for (const pair of search.split('&')) {
-    const equals = pair.indexOf('=');
-    if (equals < 0) return undefined;
-    const field = pair.slice(0, equals);
-    const value = pair.slice(equals + 1);
+  let start = 0;
+  while (start <= search.length) {
+    let end = search.indexOf('&', start);
+    if (end < 0) end = search.length;
+    const equals = search.indexOf('=', start);
+    if (equals < 0 || equals > end) return undefined;
+    const field = search.slice(start, equals);
+    const value = search.slice(equals + 1, end);
     if (!FIELDS.has(field) || field in query || !PLAIN_VALUE.test(value)) return undefined;
     query[field] = value;
+    start = end + 1;
   }
   return query;
 }
@@ -96,8 +188,12 @@ function plainHeaders(raw: readonly string[]): boolean {
   return hosts === 1;
 }
 
-/** Writes a JSON answer with the headers the app's `c.json` sends. */
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+/** Writes a JSON answer with the headers the app's `c.json` sends (and `extra`: a refusal's Retry-After). */
+function send(res: ServerResponse, status: number, body: string, extra?: Record<string, string>): void {
+  res.writeHead(status, {
+    ...extra,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(body);
 }

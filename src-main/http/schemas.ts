@@ -5,12 +5,21 @@ import { ErrorBodySchema } from '../../src-shared/schema/common';
  * with the same ones, their OpenAPI facts in .meta().
  */
 
-/** Error responses a route documents, by status, all with the one Error object. */
+/**
+ * Statuses any route may answer, whatever it does: 401 for a bad or revoked x-api-key (the spec: on every endpoint),
+ * 403 for a request from a page of another site or a signed-in one without x-mm-csrf, 500 for a server-side failure,
+ * and 503 when an x-api-key cannot be checked (keys off, or unreadable).
+ */
+const ANY_ROUTE = [401, 403, 500, 503];
+
+/** Error responses a route documents, by status, all with the one Error object: its own, and ANY_ROUTE's. */
 export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: 'Error object', content: { 'application/json': { schema: ErrorBodySchema } } },
-    ]),
+    [...new Set([...statuses, ...ANY_ROUTE])]
+      .sort((a, b) => a - b)
+      .map((status) => [
+        status,
+        { description: 'Error object', content: { 'application/json': { schema: ErrorBodySchema } } },
+      ]),
   );
 }

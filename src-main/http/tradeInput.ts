@@ -1,35 +1,32 @@
-import { tradeTermsSchema } from '../../src-shared/schema/quote';
-import { LIMITS } from '../core/limits';
+import type { Address } from 'viem';
 import { formatDecimalAmount, parseDecimalAmount } from '../core/units/decimalAmount';
 import type { Quote, QuoteRequest } from '../services/quoteService';
-import type { TokenRegistry } from '../services/tokenRegistry';
-import { readWith } from './validationHook';
+import type { TokenFacts, TokenRegistry } from '../services/tokenRegistry';
 
-/** What a quote or a build asks for, as sent: strings from a query, or JSON values from a body. */
-export interface RawTradeInput {
-  token: unknown;
-  side: unknown;
-  amount: unknown;
-  exact: unknown;
-  slippageBps: unknown;
+/** A trade's terms as its schema read them (QuoteQuerySchema for a quote, TradeBodySchema for a build). */
+export interface TradeTerms {
+  token: Address;
+  side: 'buy' | 'sell';
+  amount: string;
+  exact: 'in' | 'out';
+  slippageBps: number;
 }
 
-const readTerms = tradeTermsSchema(LIMITS);
-
 /**
- * Checks a trade request field by field, in the order the spec lists them, and reads the amount in the decimals of
- * the exact side's currency (the pair for buys exact in and sells exact out, the token otherwise).
+ * The trade that checked terms ask for, with what needs the chain: the token's facts (UNKNOWN_TOKEN unless launched
+ * here), and the amount in wei in the decimals of the exact side's currency (the pair for buys exact in and sells
+ * exact out, the token otherwise; TOO_MANY_DECIMALS for more places, INVALID_AMOUNT for zero).
  */
-export async function readTradeInput(raw: RawTradeInput, tokens: TokenRegistry): Promise<QuoteRequest> {
-  const { side, exact, slippageBps } = readWith(readTerms, {
-    side: raw.side,
-    exact: raw.exact,
-    slippageBps: raw.slippageBps,
-  });
-  const token = await tokens.get(raw.token, 'token');
+export async function tradeRequest(terms: TradeTerms, tokens: TokenRegistry): Promise<QuoteRequest> {
+  return tradeRequestFor(terms, await tokens.get(terms.token, 'token'));
+}
+
+/** `tradeRequest` for a token whose facts are already read. */
+export function tradeRequestFor(terms: TradeTerms, token: TokenFacts): QuoteRequest {
+  const { side, exact, slippageBps } = terms;
   const pairSide = (side === 'buy') === (exact === 'in');
   const decimals = pairSide ? token.pair.decimals : token.decimals;
-  const amount = parseDecimalAmount(raw.amount, decimals, 'amount');
+  const amount = parseDecimalAmount(terms.amount, decimals, 'amount');
   return { token, side, exact, amount, slippageBps };
 }
 

@@ -1,5 +1,6 @@
 import type { Hook } from '@hono/zod-openapi';
 import type { ZodError, ZodType, z } from 'zod';
+import type { Refusal } from '../../src-shared/schema/requestRules';
 import { ApiError, type ErrorCode } from '../core/errors';
 
 /** The spec's code for a request field that is missing or of the wrong type, by field name. */
@@ -16,24 +17,43 @@ const FIELD_CODES: Record<string, ErrorCode> = {
   path: 'INVALID_PATH',
 };
 
+type Issue = ZodError['issues'][number];
+
+/** The refusal an issue carries (see src-shared/schema/requestRules.ts), if it is one. */
+function refusalOf(issue: Issue): Partial<Refusal> | undefined {
+  return issue.code === 'custom' && typeof issue.params?.code === 'string' ? (issue.params as Refusal) : undefined;
+}
+
 /**
- * The spec's error for the first field at fault in a schema validation failure, so a caller never sees a validator's
- * own error format: the field's own code (INVALID_SIDE for side...), or INVALID_BODY for a field without one.
+ * The spec's error for the first rule at fault in a schema validation failure, so a caller never sees a validator's
+ * own error format. First is the lowest rank (a refusal's own; 0 for presence and type), then the schema's field order.
+ * A refusal answers its code and message word for word; a missing field or a wrong type answers the field's own code
+ * (INVALID_SIDE for side...), or INVALID_BODY for a field without one.
  */
 export function apiErrorOf(error: ZodError): ApiError {
-  const issue = error.issues[0];
-  const field = issue?.path.map(String).join('.') || undefined;
-  const code = (field && FIELD_CODES[field.split('.')[0] ?? '']) || 'INVALID_BODY';
+  const ranked = error.issues.map((issue, order) => ({ issue, order, rank: refusalOf(issue)?.rank ?? 0 }));
+  const issue = ranked.sort((a, b) => a.rank - b.rank || a.order - b.order)[0]?.issue;
+  const path = issue?.path.map(String).join('.') || undefined;
+  const refusal = issue && refusalOf(issue);
+  if (issue && refusal?.code) {
+    const field = refusal.field ?? path;
+    return new ApiError(refusal.code as ErrorCode, issue.message, {
+      ...(field ? { field } : {}),
+      ...(refusal.fix ? { fix: refusal.fix } : {}),
+    });
+  }
+  const code = (path && FIELD_CODES[path.split('.')[0] ?? '']) || 'INVALID_BODY';
   const what = issue?.code === 'invalid_type' && issue.message.includes('undefined') ? 'is missing' : 'is not valid';
-  return new ApiError(code, `${field ?? 'the request'} ${what}${issue ? `: ${issue.message}` : ''}`, {
-    ...(field ? { field } : {}),
+  return new ApiError(code, `${path ?? 'the request'} ${what}${issue ? `: ${issue.message}` : ''}`, {
+    ...(path ? { field: path } : {}),
   });
 }
 
 /**
- * Reads a request's fields with a shared schema, throwing the spec's error for the first one at fault.
+ * Reads a request's fields with a shared schema, throwing the spec's error for the first one at fault: for what a
+ * route's validator does not see, such as the stored body of a prepared request when it is built.
  *
- * @example const terms = readWith(TradeTermsSchema, { side: 'buy' }) // { side: 'buy', exact: 'in', slippageBps: 50 }
+ * @example const body = readWith(TradeBodySchema, intent.request) // { wallet: '0x…', exact: 'in', slippageBps: 50, … }
  */
 export function readWith<S extends ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);

@@ -1,8 +1,8 @@
-import { type Address, encodeFunctionData, maxUint160, maxUint256, zeroAddress } from 'viem';
-import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
+import { type Address, encodeFunctionData, erc20Abi, maxUint160, maxUint256, zeroAddress } from 'viem';
+import type { Step, UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import { chainNow } from '../chain/chainClock';
 import type { ChainContext } from '../chain/connectChain';
-import { DevStablecoin, IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
+import { IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
 import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
@@ -13,12 +13,6 @@ import { chainRead } from './chainRead';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
 import type { ReferrerEligibility } from './referrerEligibility';
 import { type DecodedRevert, revertOf, simulateFrom, withMargin } from './simulation';
-
-export interface Step {
-  step: 'approve-permit2' | 'approve-router' | 'approve-factory';
-  explain: string;
-  tx: UnsignedTx;
-}
 
 export interface TradeBuild {
   quote: Quote;
@@ -145,7 +139,7 @@ export class BuildService {
     const bnb = await chainRead('the wallet balance', () => client.getBalance({ address: wallet }));
     if (payToken) {
       const held = await chainRead('the wallet balance', () =>
-        client.readContract({ address: payToken, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [wallet] }),
+        client.readContract({ address: payToken, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }),
       );
       if (held < payMax)
         throw short(
@@ -229,7 +223,7 @@ export class BuildService {
       Promise.all([
         client.readContract({
           address: payToken,
-          abi: DevStablecoin.abi,
+          abi: erc20Abi,
           functionName: 'allowance',
           args: [wallet, permit2],
         }),
@@ -250,7 +244,7 @@ export class BuildService {
         tx: {
           chainId,
           to: payToken,
-          data: encodeFunctionData({ abi: DevStablecoin.abi, functionName: 'approve', args: [permit2, maxUint256] }),
+          data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [permit2, maxUint256] }),
           value: '0',
         },
       });

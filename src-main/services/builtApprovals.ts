@@ -1,4 +1,8 @@
-import type { Address, Hex } from 'viem';
+import type { Address } from 'viem';
+import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
+
+/** What names an approval: its chain, token and call. */
+type ApprovalCall = Pick<UnsignedTx, 'chainId' | 'to' | 'data'>;
 
 /** How long a built approval may be signed: as long as the trade it comes with stays valid, and then some. */
 const KEEP_MS = 60 * 60 * 1000;
@@ -15,7 +19,7 @@ export class BuiltApprovals {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  remember(wallet: Address, tx: { chainId: number; to: Address; data: Hex }): void {
+  remember(wallet: Address, tx: ApprovalCall): void {
     const key = keyOf(wallet, tx);
     this.built.delete(key);
     this.built.set(key, this.now());
@@ -23,7 +27,7 @@ export class BuiltApprovals {
   }
 
   /** Whether the service built exactly this approval for this wallet within the last hour. */
-  has(wallet: Address, tx: { chainId: number; to: Address; data: Hex }): boolean {
+  has(wallet: Address, tx: ApprovalCall): boolean {
     this.prune();
     return this.built.has(keyOf(wallet, tx));
   }
@@ -37,5 +41,5 @@ export class BuiltApprovals {
   }
 }
 
-const keyOf = (wallet: Address, tx: { chainId: number; to: Address; data: Hex }) =>
+const keyOf = (wallet: Address, tx: ApprovalCall) =>
   `${wallet.toLowerCase()}:${tx.chainId}:${tx.to.toLowerCase()}:${tx.data.toLowerCase()}`;

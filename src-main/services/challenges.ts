@@ -33,8 +33,6 @@ const NEXT: Record<ChallengePurpose, string> = {
   session: 'Sign message with personal_sign, then POST /api/auth/session with { nonce, signature }.',
 };
 
-const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
-
 function invalid(message: string, field: string, fix?: string): ApiError {
   return new ApiError('INVALID_SIGNATURE', message, { field, ...(fix ? { fix } : {}) });
 }
@@ -101,12 +99,7 @@ export class Challenges {
    * when the nonce is missing, unknown, for another purpose, expired or already used, or the signature is not the
    * wallet's.
    */
-  async redeem<T>(
-    purpose: ChallengePurpose,
-    nonce: unknown,
-    signature: unknown,
-    use: (wallet: Address) => T,
-  ): Promise<T> {
+  async redeem<T>(purpose: ChallengePurpose, nonce: string, signature: Hex, use: (wallet: Address) => T): Promise<T> {
     const wallet = await this.signer(purpose, nonce, signature);
     const again = 'Get a new challenge and sign it.';
     return this.db.transaction(() => {
@@ -118,17 +111,11 @@ export class Challenges {
     })();
   }
 
-  /** The wallet that signed a challenge still valid and unused; nothing is used up. INVALID_SIGNATURE otherwise. */
-  async signer(purpose: ChallengePurpose, nonce: unknown, signature: unknown): Promise<Address> {
-    if (typeof nonce !== 'string' || nonce === '') {
-      throw invalid('nonce is missing: send the nonce of the challenge you signed', 'nonce');
-    }
-    if (typeof signature !== 'string' || signature === '') {
-      throw invalid('signature is missing: sign the challenge message with personal_sign', 'signature');
-    }
-    if (!SIGNATURE.test(signature)) {
-      throw invalid('signature is not a 65-byte signature (0x followed by 130 hex digits)', 'signature');
-    }
+  /**
+   * The wallet that signed a challenge still valid and unused; nothing is used up. INVALID_SIGNATURE otherwise. The
+   * nonce and the signature are as SignedBodySchema reads them: present, the signature 65 bytes of hex.
+   */
+  async signer(purpose: ChallengePurpose, nonce: string, signature: Hex): Promise<Address> {
     const row = this.find.get(nonce) as
       | { purpose: ChallengePurpose; address: Address; message: string; expires_at: number; used_at: number | null }
       | undefined;
@@ -139,7 +126,7 @@ export class Challenges {
     if (row.expires_at < this.now()) throw invalid('this challenge expired (they last 5 minutes)', 'nonce', again);
     let signer: Address;
     try {
-      signer = await recoverMessageAddress({ message: row.message, signature: signature as Hex });
+      signer = await recoverMessageAddress({ message: row.message, signature });
     } catch {
       throw invalid('the signature could not be read', 'signature');
     }

@@ -1,9 +1,9 @@
-import { type Address, type Hex, parseEther } from 'viem';
+import { type Address, erc20Abi, type Hex, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { LaunchRequestSchema } from '../../src-shared/schema/launch';
 import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import type { Devnet } from '../chain/devnet/startDevnet';
-import { DevStablecoin } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
 import type { Logger } from '../log/createLogger';
 import type { BuildService } from './buildService';
@@ -137,7 +137,8 @@ export async function seedDevnet(
   const tokens: Address[] = [];
   for (const launch of LAUNCHES) {
     const logo = await deps.media.putImage(gifLogo(...launch.colour), 'image/gif');
-    const body = { ...launch.body, wallet: wallet(launch.creator), image: logo.url };
+    // Read by the launch schema as POST /build/launch reads a body: the seed launches as a person would.
+    const body = LaunchRequestSchema.parse({ ...launch.body, wallet: wallet(launch.creator), image: logo.url });
     let built = await deps.launches.build(body);
     for (const step of built.requires as { tx: UnsignedTx }[]) await send(launch.creator, step.tx);
     if ((built.requires as unknown[]).length > 0) built = await deps.launches.build(body);
@@ -174,7 +175,7 @@ export async function seedDevnet(
 async function heldHalf(chain: ChainContext, token: Address, holder: Address): Promise<bigint> {
   const held = await chain.client.readContract({
     address: token,
-    abi: DevStablecoin.abi,
+    abi: erc20Abi,
     functionName: 'balanceOf',
     args: [holder],
   });

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Address, Hash } from 'viem';
 import type { LaunchParams } from '../../src-shared/inspect/decodeCall';
 import type { KnownContracts } from '../../src-shared/inspect/knownContracts';
-import { INTENT_KINDS, type IntentKind, type IntentState } from '../../src-shared/schema/intents';
+import { INTENT_KINDS, type IntentBody, type IntentKind, type IntentState } from '../../src-shared/schema/intents';
 import type { ChainContext } from '../chain/connectChain';
 import { LaunchFactory } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
-import { readAddress } from '../core/units/readAddress';
 import type { Db } from '../store/openDatabase';
 import { chainRead } from './chainRead';
 import { type IntentCaller, requireReadAccess, requireWalletAccess, sourceOf } from './intentCaller';
@@ -62,7 +61,6 @@ interface IntentRow {
 }
 
 const ID_SHAPE = /^int_[0-9a-f]{24}$/;
-const HASH_SHAPE = /^0x[0-9a-fA-F]{64}$/;
 /** The most requests one list answers (the newest). */
 const LIST_LIMIT = 200;
 
@@ -132,19 +130,12 @@ export class Intents {
   }
 
   /**
-   * Records a prepared request from a key or the app (API_KEY_REQUIRED for anyone else, before anything is read or
-   * stored); the body is checked in full when it is built.
+   * Records a prepared request from a key or the app (API_KEY_REQUIRED for anyone else), with a body IntentBodySchema
+   * read (its kind and wallet); the rest is read in full by the build's own schema when it is built.
    */
-  create(caller: IntentCaller, body: Record<string, unknown>): Intent {
+  create(caller: IntentCaller, body: IntentBody): Intent {
     const source = sourceOf(caller);
-    const { kind, ...request } = body;
-    if (typeof kind !== 'string' || !(INTENT_KINDS as readonly string[]).includes(kind)) {
-      throw new ApiError('INVALID_KIND', `kind must be one of ${INTENT_KINDS.join(', ')}`, {
-        field: 'kind',
-        fix: 'Send kind prepare_buy or prepare_sell with the body of POST /build/buy or /build/sell, or prepare_launch with that of POST /build/launch.',
-      });
-    }
-    const wallet = readAddress(request.wallet, 'wallet');
+    const { kind, wallet, ...request } = body;
     const id = `int_${randomBytes(12).toString('hex')}`;
     const at = this.now();
     const key = source.kind === 'key' ? source.key : null;
@@ -222,20 +213,15 @@ export class Intents {
    * launch the request asked for (see `checkFulfilment`), and that no other request was fulfilled by it: one
    * transaction, one request. Reporting the same hash again changes nothing.
    */
-  async reportSent(caller: IntentCaller, id: string, hash: unknown): Promise<Intent> {
+  async reportSent(caller: IntentCaller, id: string, hash: Hash): Promise<Intent> {
     const intent = this.forAction(caller, id);
-    if (typeof hash !== 'string' || !HASH_SHAPE.test(hash)) {
-      throw new ApiError('INVALID_HASH', 'hash must be a transaction hash: 0x followed by 64 hex digits', {
-        field: 'hash',
-      });
-    }
     if (intent.tx) {
       if (intent.tx.hash.toLowerCase() === hash.toLowerCase()) return this.refresh(id);
       throw this.alreadySent(intent);
     }
     if (intent.state === 'failed') throw this.alreadySent(intent);
     const tx = await chainRead('the transaction', () =>
-      this.chain.client.getTransaction({ hash: hash as Hash }).catch((error: Error) => {
+      this.chain.client.getTransaction({ hash }).catch((error: Error) => {
         if (error.name === 'TransactionNotFoundError') return null;
         throw error;
       }),

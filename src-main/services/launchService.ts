@@ -4,6 +4,8 @@ import {
   encodeAbiParameters,
   encodeDeployData,
   encodeFunctionData,
+  erc20Abi,
+  formatUnits,
   getAddress,
   getContractAddress,
   type Hex,
@@ -11,18 +13,18 @@ import {
   keccak256,
   zeroAddress,
 } from 'viem';
-import { type LaunchRequest, parseLaunchRequest, pctToBps, type RequestProblem } from '../../src-shared/schema/launch';
-import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
+import { type LaunchRequest, pctToBps } from '../../src-shared/schema/launch';
+import type { LaunchBuild } from '../../src-shared/schema/launchBuild';
+import type { Step, UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
-import { DevStablecoin, LaunchFactory, LaunchToken } from '../chain/generated/contracts';
+import { LaunchFactory, LaunchToken } from '../chain/generated/contracts';
 import { PancakeV3Factory, PancakeV3Pool } from '../chain/generated/vendor';
 import { readFees } from '../chain/readFees';
-import { ApiError, type ErrorCode } from '../core/errors';
+import { ApiError } from '../core/errors';
 import { type LaunchPlan, type LaunchPlanInput, planLaunch } from '../core/launch/planLaunch';
 import { launchGasLimit } from '../core/launch/takeoverGas';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
-import { formatDecimalAmount, formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
-import type { Step } from './buildService';
+import { formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
 import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
 import { DollarPrices, type DollarRate, dollarsPerUnit } from './dollarPrices';
@@ -78,7 +80,7 @@ export type SaltSource = () => Hex;
 const randomSalt: SaltSource = () => `0x${randomBytes(32).toString('hex')}` as Hex;
 
 /**
- * Builds an unsigned launch for a wallet: parses the body with the launch schema, reads the pair, the cap and the
+ * Builds an unsigned launch for a wallet from a body its schema read: reads the pair, the cap and the
  * metadata, picks a salt for a free token address, plans the launch (core/launch/planLaunch: opening tick, shape,
  * first-buy quote), encodes the factory call and simulates it from the wallet.
  */
@@ -95,14 +97,20 @@ export class LaunchService {
     private readonly builtApprovals: BuiltApprovals = new BuiltApprovals(),
   ) {}
 
-  /**
-   * Builds a launch: parse the body (every rule of the body itself), read what the launch needs from the settings and
-   * the chain, plan it (pure), encode the factory call, then check the wallet can pay and simulate it from the wallet.
-   */
-  async build(body: unknown): Promise<Record<string, unknown>> {
+  /** The launch factory; NOT_DEPLOYED on a network without one, before a launch body is read. */
+  factory(): Address {
     const factory = this.chain.addresses.factory;
     if (!factory) throw new ApiError('NOT_DEPLOYED', `the launch factory is not deployed on ${this.chain.network}`);
-    const request = parseLaunchRequest(body, problemError);
+    return factory;
+  }
+
+  /**
+   * Builds a launch from a body read by LaunchRequestSchema (every rule of the body itself): read what the launch
+   * needs from the settings and the chain, plan it (pure), encode the factory call, then check the wallet can pay and
+   * simulate it from the wallet.
+   */
+  async build(request: LaunchRequest): Promise<LaunchBuild> {
+    const factory = this.factory();
     const facts = await this.readFacts(factory, request);
     const plan = planLaunch(planInput(request, facts));
     const tx = encodeLaunch(this.chain.chainId, factory, request, facts, plan);
@@ -166,7 +174,7 @@ export class LaunchService {
       const allowance = await chainRead('the allowance', () =>
         client.readContract({
           address: pair.address,
-          abi: DevStablecoin.abi,
+          abi: erc20Abi,
           functionName: 'allowance',
           args: [wallet, factory],
         }),
@@ -174,7 +182,7 @@ export class LaunchService {
       if (allowance < firstBuy) {
         // Exactly the first buy (site fee included), never an unlimited allowance: the factory pulls it once.
         const data = encodeFunctionData({
-          abi: DevStablecoin.abi,
+          abi: erc20Abi,
           functionName: 'approve',
           args: [factory, firstBuy],
         });
@@ -191,7 +199,7 @@ export class LaunchService {
       const held = await chainRead('the wallet balance', () =>
         client.readContract({
           address: pair.address,
-          abi: DevStablecoin.abi,
+          abi: erc20Abi,
           functionName: 'balanceOf',
           args: [wallet],
         }),
@@ -252,8 +260,8 @@ export class LaunchService {
     if (address === wbnb) return { address, decimals: 18, symbol: 'BNB' };
     try {
       const [decimals, symbol] = await Promise.all([
-        this.chain.client.readContract({ address, abi: DevStablecoin.abi, functionName: 'decimals' }),
-        this.chain.client.readContract({ address, abi: DevStablecoin.abi, functionName: 'symbol' }),
+        this.chain.client.readContract({ address, abi: erc20Abi, functionName: 'decimals' }),
+        this.chain.client.readContract({ address, abi: erc20Abi, functionName: 'symbol' }),
       ]);
       return { address, decimals, symbol };
     } catch (cause) {
@@ -352,11 +360,6 @@ export class LaunchService {
   }
 }
 
-/** A body rule broken, as the API's error. */
-function problemError(problem: RequestProblem): ApiError {
-  return new ApiError(problem.code as ErrorCode, problem.message, { field: problem.field });
-}
-
 /** The first-buy split as the factory takes it; the dead address is sent as written, which burns its share. */
 function splitOf(request: LaunchRequest): { wallet: Address; bps: number }[] | null {
   if (request.firstBuyTo === undefined) return null;
@@ -430,23 +433,23 @@ function describeLaunch(
   tx: UnsignedTx,
   { requires, simulation, gasPriceWei, maxWei }: Simulated,
   usd: number | null,
-): Record<string, unknown> {
+): LaunchBuild {
   const { name, symbol } = request;
   const { wallet, pair, supplyWei, feeTier, firstBuy, launchFeeWei, siteFeeBps, metadata } = facts;
   const { opening } = plan;
   const split = splitOf(request);
   const burnBps = burnBpsOf(request);
-  const capNumber = Number(formatDecimalAmount(opening.capPairWei, pair.decimals));
-  const askedNumber = Number(formatDecimalAmount(facts.capPairWei, pair.decimals));
+  const capNumber = Number(formatUnits(opening.capPairWei, pair.decimals));
+  const askedNumber = Number(formatUnits(facts.capPairWei, pair.decimals));
   const creatorFeeRecipient = request.royaltyTo === undefined ? wallet : getAddress(request.royaltyTo);
   const royaltyKind = burnBps === 0 ? 'keep' : burnBps === 10_000 ? 'holders' : 'split';
   const burnPct = burnBps / 100;
   const bought = plan.firstBuy;
   const explain =
-    `Launch ${name} (${symbol}), ${formatDecimalAmount(supplyWei, 18)} tokens, at a ${trim(capNumber)} ${pair.symbol} market cap ` +
+    `Launch ${name} (${symbol}), ${formatUnits(supplyWei, 18)} tokens, at a ${trim(capNumber)} ${pair.symbol} market cap ` +
     `against ${pair.symbol} (${FEE_TIERS.find((t) => t.bps === feeTier)?.label} pool)` +
     (bought
-      ? `, buying about ${formatDecimalAmount(bought.expectedTokens, 18)} ${symbol} for ${formatWithSymbol(firstBuy, pair)} (at least ${formatDecimalAmount(bought.minTokens, 18)}; of it a ${formatWithSymbol(bought.siteFee, pair)} site fee, ${siteFeeBps / 100}%)`
+      ? `, buying about ${formatUnits(bought.expectedTokens, 18)} ${symbol} for ${formatWithSymbol(firstBuy, pair)} (at least ${formatUnits(bought.minTokens, 18)}; of it a ${formatWithSymbol(bought.siteFee, pair)} site fee, ${siteFeeBps / 100}%)`
       : '') +
     (launchFeeWei > 0n ? `, paying a ${formatWithSymbol(launchFeeWei, BNB)} launch fee` : '') +
     '; the liquidity is locked for ever.';
@@ -455,7 +458,7 @@ function describeLaunch(
     token: facts.token,
     name,
     symbol,
-    supply: { amount: formatDecimalAmount(supplyWei, 18), wei: supplyWei.toString() },
+    supply: { amount: formatUnits(supplyWei, 18), wei: supplyWei.toString() },
     pair: {
       address: pair.address,
       decimals: pair.decimals,
@@ -472,17 +475,17 @@ function describeLaunch(
     feeTier,
     firstBuy: bought
       ? {
-          spend: { amount: formatDecimalAmount(firstBuy, pair.decimals), wei: firstBuy.toString() },
-          minTokens: { amount: formatDecimalAmount(bought.minTokens, 18), wei: bought.minTokens.toString() },
+          spend: { amount: formatUnits(firstBuy, pair.decimals), wei: firstBuy.toString() },
+          minTokens: { amount: formatUnits(bought.minTokens, 18), wei: bought.minTokens.toString() },
           siteFee: {
-            amount: formatDecimalAmount(bought.siteFee, pair.decimals),
+            amount: formatUnits(bought.siteFee, pair.decimals),
             wei: bought.siteFee.toString(),
             symbol: pair.symbol,
             bps: siteFeeBps,
           },
         }
       : null,
-    launchFee: { amount: formatDecimalAmount(launchFeeWei, 18), wei: launchFeeWei.toString() },
+    launchFee: { amount: formatUnits(launchFeeWei, 18), wei: launchFeeWei.toString() },
     creatorFeeRecipient,
     royalty: {
       kind: royaltyKind,
@@ -503,7 +506,7 @@ function describeLaunch(
     requires,
     tx,
     simulation,
-    cost: { gasPriceWei: gasPriceWei.toString(), maxWei: maxWei.toString(), max: formatDecimalAmount(maxWei, 18) },
+    cost: { gasPriceWei: gasPriceWei.toString(), maxWei: maxWei.toString(), max: formatUnits(maxWei, 18) },
     explain,
   };
 }

@@ -1,5 +1,5 @@
 import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
-import { type Address, encodeFunctionData, type Hex, zeroHash } from 'viem';
+import { type Address, encodeFunctionData, formatUnits, type Hex, zeroHash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import { chainClockMs } from '../chain/chainClock';
@@ -8,8 +8,6 @@ import { ReferralVault } from '../chain/generated/contracts';
 import { readFees } from '../chain/readFees';
 import { ApiError } from '../core/errors';
 import { weekOf, weekStart } from '../core/referrals/weeks';
-import { formatDecimalAmount } from '../core/units/decimalAmount';
-import { readAddress } from '../core/units/readAddress';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { Db } from '../store/openDatabase';
 import { CoalescedRun } from './coalescedRun';
@@ -219,9 +217,7 @@ export class LifetimeWeeks {
       for (const row of rows) this.statements.insertShare.run(row);
     })();
     if (root)
-      this.log.info(
-        `referral weeks: week ${week} closed, ${formatDecimalAmount(total, 18)} BNB to ${paid.length} referrers`,
-      );
+      this.log.info(`referral weeks: week ${week} closed, ${formatUnits(total, 18)} BNB to ${paid.length} referrers`);
   }
 
   /** Posts the roots of closed weeks with their funds: sent by the operator account on the devnet, logged elsewhere. */
@@ -258,7 +254,7 @@ export class LifetimeWeeks {
         if (!this.announced.has(week)) {
           this.announced.add(week);
           this.log.warn(
-            `referral weeks: week ${week} awaits the operator: send ${formatDecimalAmount(BigInt(total), 18)} BNB to ${vault} with data ${data}`,
+            `referral weeks: week ${week} awaits the operator: send ${formatUnits(BigInt(total), 18)} BNB to ${vault} with data ${data}`,
           );
         }
         continue;
@@ -334,9 +330,7 @@ export class LifetimeWeeks {
    * One claim transaction for every claimable week of a referrer (104 at most), simulated from the wallet that will
    * send it (anyone may; the vault pays the referrer). REFERRAL_ERROR when nothing is claimable.
    */
-  async buildClaim(body: Record<string, unknown>) {
-    const wallet = readAddress(body.wallet, 'wallet');
-    const referrer = body.referrer === undefined ? wallet : readAddress(body.referrer, 'referrer');
+  async buildClaim({ wallet, referrer = wallet }: { wallet: Address; referrer?: Address | undefined }) {
     const vault = this.chain.addresses.referrals;
     if (!vault) throw new ApiError('NOT_DEPLOYED', `the referral vault is not deployed on ${this.chain.network}`);
     const claimable = this.weeksOf(referrer, Math.floor(chainClockMs(this.chain.devnet) / 1000))
@@ -364,16 +358,16 @@ export class LifetimeWeeks {
       wallet,
       referrer,
       weeks: claimable.map((week) => ({ week: week.week, amount: week.amount })),
-      total: { amount: formatDecimalAmount(total, 18), wei: total.toString(), symbol: 'BNB' },
+      total: { amount: formatUnits(total, 18), wei: total.toString(), symbol: 'BNB' },
       tx: { ...tx, gas: gas.toString() },
       simulation: { ran: true, ok: true },
       cost: {
         gasPriceWei: gasPriceWei.toString(),
         maxWei: (gas * gasPriceWei).toString(),
-        max: formatDecimalAmount(gas * gasPriceWei, 18),
+        max: formatUnits(gas * gasPriceWei, 18),
       },
       explain:
-        `Claim ${formatDecimalAmount(total, 18)} BNB of lifetime referral share for ${referrer}, ` +
+        `Claim ${formatUnits(total, 18)} BNB of lifetime referral share for ${referrer}, ` +
         `weeks ${claimable.map((week) => week.week).join(', ')}, paid by the referral vault.`,
     };
   }

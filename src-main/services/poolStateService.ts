@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   type Address,
   decodeFunctionResult,
@@ -68,14 +69,16 @@ interface Admission {
  * read share one read.
  */
 export class PoolStateService {
-  /** Cached states by lower-case address, least recently used first (a Map keeps insertion order). */
-  private readonly pools = new Map<Address, TrackedPoolState>();
+  /** Cached states by lower-case address; a get makes a pool the most recently used, and the least is dropped first. */
+  private readonly pools = new LRUCache<Address, TrackedPoolState>({ max: MAX_POOLS });
   /** The block every cached state is at. */
   private synced: BlockRef | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** The latest sync asked for; never rejects. */
   private syncing: Promise<void> = Promise.resolve();
   private syncQueued = false;
+  /** No sync is asked for or running: the cached states are those of the latest block announced. */
+  private syncDone = true;
   /** The next full read, while it waits for its turn. */
   private admission: Admission | undefined;
   private readonly loading = new Map<Address, Promise<PoolState>>();
@@ -92,11 +95,7 @@ export class PoolStateService {
     const key = pool.toLowerCase() as Address;
     await this.syncing;
     const cached = this.pools.get(key);
-    if (cached) {
-      this.pools.delete(key);
-      this.pools.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     let loading = this.loading.get(key);
     if (!loading) {
       const load = chainRead('the pool state', () => this.load(key, birth));
@@ -110,6 +109,15 @@ export class PoolStateService {
     return loading;
   }
 
+  /**
+   * The pool's state as `get` would give it, when that needs no waiting: cached, with no sync outstanding. Lets a
+   * quote be answered in the same turn as its request, which is most of what a quote costs over a bare answer.
+   */
+  peek(pool: Address): PoolState | undefined {
+    if (!this.syncDone) return undefined;
+    return this.pools.get(pool.toLowerCase() as Address);
+  }
+
   /** Runs `work` after everything queued before it. */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work);
@@ -121,7 +129,8 @@ export class PoolStateService {
   private sync(): void {
     if (this.syncQueued) return;
     this.syncQueued = true;
-    this.syncing = this.exclusive(() =>
+    this.syncDone = false;
+    const syncing = this.exclusive(() =>
       this.chain.consistentRead(async () => {
         this.syncQueued = false;
         if (this.pools.size > 0) await this.follow(await this.head());
@@ -129,6 +138,10 @@ export class PoolStateService {
     ).catch(() => {
       this.syncQueued = false;
       this.forget();
+    });
+    this.syncing = syncing;
+    syncing.then(() => {
+      if (this.syncing === syncing) this.syncDone = true;
     });
   }
 
@@ -174,10 +187,6 @@ export class PoolStateService {
       results.set(pool, read);
       if (read.status === 'fulfilled') this.pools.set(pool, read.value);
     });
-    for (const oldest of this.pools.keys()) {
-      if (this.pools.size <= MAX_POOLS) break;
-      this.pools.delete(oldest);
-    }
     this.synced = head;
     return results;
   }
@@ -225,7 +234,8 @@ export class PoolStateService {
       list.push(poolEventOf(log));
     }
     for (const [pool, list] of events) {
-      const state = this.pools.get(pool);
+      // peek: reading every pool with a log would make them all recently used, whether quoted or not.
+      const state = this.pools.peek(pool);
       if (!state) return undefined;
       updated.set(pool, applyPoolEvents(state, list));
     }

@@ -54,67 +54,83 @@ export class QuoteService {
   }
 
   async quote(request: QuoteRequest): Promise<Quote> {
-    const { token, side, exact, amount, slippageBps } = request;
+    const { token } = request;
     const [pool, settings] = await Promise.all([this.pools.get(token.pool, birthOf(token)), this.settings.get()]);
-    const { siteFeeBps, referrerBps } = settings.fees;
-    const tokenCurrency: Currency = { address: token.address, decimals: token.decimals, symbol: token.symbol };
-    // Buying pays the pair into the pool: the pair is token0 exactly when the token is token1.
-    const zeroForOne = side === 'buy' ? !token.tokenIs0 : token.tokenIs0;
-    let pay: bigint;
-    let receive: bigint;
-    let siteFee: bigint;
-    let swap: ReturnType<typeof simulateSwap>;
-    if (side === 'buy' && exact === 'in') {
-      siteFee = siteFeeOn(amount, siteFeeBps);
-      const net = amount - siteFee;
-      if (net === 0n) throw tooSmall('nothing is left to buy with after the site fee');
-      swap = swapOn(pool, zeroForOne, net);
-      if (!swap.filled) throw tooThin(token);
-      pay = amount;
-      receive = swap.amountOut;
-    } else if (side === 'buy') {
-      swap = swapOn(pool, zeroForOne, -amount);
-      if (!swap.filled) throw tooThin(token);
-      pay = grossForNet(swap.amountIn, siteFeeBps);
-      siteFee = pay - swap.amountIn;
-      receive = amount;
-    } else if (exact === 'in') {
-      swap = swapOn(pool, zeroForOne, amount);
-      if (!swap.filled) throw tooThin(token);
-      siteFee = siteFeeOn(swap.amountOut, siteFeeBps);
-      if (swap.amountOut <= siteFee) throw tooSmall('the sale would not cover the site fee');
-      pay = amount;
-      receive = swap.amountOut - siteFee;
-    } else {
-      const gross = grossForNet(amount, siteFeeBps);
-      swap = swapOn(pool, zeroForOne, -gross);
-      if (!swap.filled) throw tooThin(token);
-      siteFee = gross - amount;
-      pay = swap.amountIn;
-      receive = amount;
-    }
-    if (receive === 0n) throw tooSmall('the pool would give nothing for this amount');
-    const exactIn = exact === 'in';
-    // The request's fields one by one, not spread: V8 defines each property after a spread through its slow generic
-    // path, which cost more than the swap math itself on every quote.
-    return {
-      token,
-      side,
-      exact,
-      amount,
-      slippageBps,
-      pay,
-      payCurrency: side === 'buy' ? token.pair : tokenCurrency,
-      receive,
-      receiveCurrency: side === 'buy' ? tokenCurrency : token.pair,
-      limit: exactIn ? minReceiveFor(receive, slippageBps) : maxPayFor(pay, slippageBps),
-      limitKind: exactIn ? 'minReceive' : 'maxPay',
-      siteFee,
-      siteFeeBps,
-      referrerBps,
-      priceImpactPct: priceImpact(pool, swap, zeroForOne),
-    };
+    return quoteOn(request, pool, settings.fees);
   }
+
+  /**
+   * The same quote as `quote`, when it can be made without waiting (the pool's state and the fees already read for
+   * the latest block); undefined otherwise, and the caller asks `quote`.
+   */
+  quoteNow(request: QuoteRequest): Quote | undefined {
+    const settings = this.settings.peek();
+    const pool = settings && this.pools.peek(request.token.pool);
+    return pool && quoteOn(request, pool, settings.fees);
+  }
+}
+
+/** The trade on `pool` with the router's fees: the pool's own swap math, to the wei (see QuoteService). */
+function quoteOn(request: QuoteRequest, pool: PoolState, fees: { siteFeeBps: number; referrerBps: number }): Quote {
+  const { token, side, exact, amount, slippageBps } = request;
+  const { siteFeeBps, referrerBps } = fees;
+  const tokenCurrency: Currency = { address: token.address, decimals: token.decimals, symbol: token.symbol };
+  // Buying pays the pair into the pool: the pair is token0 exactly when the token is token1.
+  const zeroForOne = side === 'buy' ? !token.tokenIs0 : token.tokenIs0;
+  let pay: bigint;
+  let receive: bigint;
+  let siteFee: bigint;
+  let swap: ReturnType<typeof simulateSwap>;
+  if (side === 'buy' && exact === 'in') {
+    siteFee = siteFeeOn(amount, siteFeeBps);
+    const net = amount - siteFee;
+    if (net === 0n) throw tooSmall('nothing is left to buy with after the site fee');
+    swap = swapOn(pool, zeroForOne, net);
+    if (!swap.filled) throw tooThin(token);
+    pay = amount;
+    receive = swap.amountOut;
+  } else if (side === 'buy') {
+    swap = swapOn(pool, zeroForOne, -amount);
+    if (!swap.filled) throw tooThin(token);
+    pay = grossForNet(swap.amountIn, siteFeeBps);
+    siteFee = pay - swap.amountIn;
+    receive = amount;
+  } else if (exact === 'in') {
+    swap = swapOn(pool, zeroForOne, amount);
+    if (!swap.filled) throw tooThin(token);
+    siteFee = siteFeeOn(swap.amountOut, siteFeeBps);
+    if (swap.amountOut <= siteFee) throw tooSmall('the sale would not cover the site fee');
+    pay = amount;
+    receive = swap.amountOut - siteFee;
+  } else {
+    const gross = grossForNet(amount, siteFeeBps);
+    swap = swapOn(pool, zeroForOne, -gross);
+    if (!swap.filled) throw tooThin(token);
+    siteFee = gross - amount;
+    pay = swap.amountIn;
+    receive = amount;
+  }
+  if (receive === 0n) throw tooSmall('the pool would give nothing for this amount');
+  const exactIn = exact === 'in';
+  // The request's fields one by one, not spread: V8 defines each property after a spread through its slow generic
+  // path, which cost more than the swap math itself on every quote.
+  return {
+    token,
+    side,
+    exact,
+    amount,
+    slippageBps,
+    pay,
+    payCurrency: side === 'buy' ? token.pair : tokenCurrency,
+    receive,
+    receiveCurrency: side === 'buy' ? tokenCurrency : token.pair,
+    limit: exactIn ? minReceiveFor(receive, slippageBps) : maxPayFor(pay, slippageBps),
+    limitKind: exactIn ? 'minReceive' : 'maxPay',
+    siteFee,
+    siteFeeBps,
+    referrerBps,
+    priceImpactPct: priceImpact(pool, swap, zeroForOne),
+  };
 }
 
 function swapOn(pool: PoolState, zeroForOne: boolean, amountSpecified: bigint) {
@@ -135,6 +151,9 @@ function tooSmall(why: string): ApiError {
   return new ApiError('AMOUNT_TOO_SMALL', `the amount is too small: ${why}`);
 }
 
+/** Fixed-point scale of the prices compared in priceImpact. */
+const SCALE = 10n ** 36n;
+
 /**
  * Execution price of the pool leg against the mid price before it, in per cent (both in token1 per token0, so
  * decimals cancel). Fees excluded: the pool's fee comes off what went in.
@@ -142,7 +161,6 @@ function tooSmall(why: string): ApiError {
 function priceImpact(pool: PoolState, swap: ReturnType<typeof simulateSwap>, zeroForOne: boolean): number {
   const inNet = swap.amountIn - swap.feeAmount;
   if (inNet <= 0n || swap.amountOut <= 0n) return 0;
-  const SCALE = 10n ** 36n;
   // mid = sqrtP² / 2^192 (token1 per token0); execution = out/in (zeroForOne) or in/out.
   const mid = (pool.sqrtPriceX96 * pool.sqrtPriceX96 * SCALE) >> 192n;
   const execution = zeroForOne ? (swap.amountOut * SCALE) / inNet : (inNet * SCALE) / swap.amountOut;

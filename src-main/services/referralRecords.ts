@@ -1,5 +1,4 @@
-import type { Address } from 'viem';
-import { formatDecimalAmount } from '../core/units/decimalAmount';
+import { type Address, formatUnits } from 'viem';
 import type { Db } from '../store/openDatabase';
 import type { DollarPrices, DollarRate } from './dollarPrices';
 import { LifetimeIncome } from './lifetimeIncome';
@@ -140,7 +139,7 @@ export class ReferralRecords {
       const total = {
         currency,
         wei: entry.wei.toString(),
-        amount: formatDecimalAmount(entry.wei, currency.decimals),
+        amount: formatUnits(entry.wei, currency.decimals),
         trades: entry.trades,
       };
       result.byCurrency.push({ ...total, usd: entry.priced ? Number(entry.usdCents) / 100 : null });

@@ -27,10 +27,13 @@ export interface Settings {
  */
 export class SettingsService {
   private cached: Promise<Settings> | undefined;
+  /** What `cached` resolved to, while it is the current reading. */
+  private settled: Settings | undefined;
 
   constructor(private readonly chain: ChainContext) {
     chain.onBlock(() => {
       this.cached = undefined;
+      this.settled = undefined;
     });
   }
 
@@ -38,12 +41,22 @@ export class SettingsService {
     if (!this.cached) {
       const reading = this.read();
       this.cached = reading;
-      // A failed read is not kept: the next request tries the chain again.
-      reading.catch(() => {
-        if (this.cached === reading) this.cached = undefined;
-      });
+      reading.then(
+        (settings) => {
+          if (this.cached === reading) this.settled = settings;
+        },
+        // A failed read is not kept: the next request tries the chain again.
+        () => {
+          if (this.cached === reading) this.cached = undefined;
+        },
+      );
     }
     return this.cached;
+  }
+
+  /** The settings `get` would give at once, without waiting; undefined until read in this block. */
+  peek(): Settings | undefined {
+    return this.settled;
   }
 
   private async read(): Promise<Settings> {

@@ -1,6 +1,6 @@
-import { type Address, zeroAddress } from 'viem';
+import { type Address, erc20Abi, zeroAddress } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
-import { DevStablecoin, LaunchFactory } from '../chain/generated/contracts';
+import { LaunchFactory } from '../chain/generated/contracts';
 import { PancakeV3Pool } from '../chain/generated/vendor';
 import { ApiError } from '../core/errors';
 import { FEE_TIERS } from '../core/limits';
@@ -50,6 +50,8 @@ export interface LaunchLookup {
 export class TokenRegistry {
   private readonly cache = new Map<Address, Promise<TokenFacts>>();
   private readonly currencies = new Map<Address, Promise<Currency>>();
+  /** Facts already read, by the token field exactly as a request sent it (any case): see `peek`. */
+  private readonly byField = new Map<string, TokenFacts>();
 
   constructor(
     private readonly chain: ChainContext,
@@ -72,7 +74,24 @@ export class TokenRegistry {
       facts.catch(() => this.cache.delete(key));
       if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value as Address);
     }
+    if (typeof address === 'string' && !this.byField.has(address)) {
+      facts.then(
+        (read) => {
+          this.byField.set(address, read);
+          if (this.byField.size > MAX_CACHED) this.byField.delete(this.byField.keys().next().value as string);
+        },
+        () => {},
+      );
+    }
     return facts;
+  }
+
+  /**
+   * The facts `get(field)` resolved to before, without waiting or checking the address again (its checksum costs a
+   * keccak): the quote's fast path. Undefined for a field not seen yet, or one that failed.
+   */
+  peek(field: string): TokenFacts | undefined {
+    return this.byField.get(field);
   }
 
   /** A currency's decimals and symbol; WBNB is shown as BNB, since the router pays and receives it natively. */
@@ -114,7 +133,7 @@ export class TokenRegistry {
     if (record.pool === zeroAddress) {
       throw new ApiError('UNKNOWN_TOKEN', `${token} is not a token launched by this service`, { field: 'token' });
     }
-    const erc20 = { address: token, abi: DevStablecoin.abi } as const;
+    const erc20 = { address: token, abi: erc20Abi } as const;
     const pool = { address: record.pool, abi: PancakeV3Pool.abi } as const;
     const [name, symbol, decimals, feeTier, tickSpacing, token0, pair] = await chainRead('the token and its pool', () =>
       Promise.all([
@@ -144,7 +163,7 @@ export class TokenRegistry {
 
   private async readCurrency(address: Address): Promise<Currency> {
     if (address === this.chain.addresses.wbnb) return { address, decimals: 18, symbol: 'BNB' };
-    const erc20 = { address, abi: DevStablecoin.abi } as const;
+    const erc20 = { address, abi: erc20Abi } as const;
     const [decimals, symbol] = await chainRead('the pair currency', () =>
       Promise.all([
         this.chain.client.readContract({ ...erc20, functionName: 'decimals' }),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Address, type Hex, keccak256, serializeTransaction, type TransactionReceipt } from 'viem';
-import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
+import type { PreparedTx, UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { PrivateRpcError } from '../chain/privateRpc';
 import { readFees } from '../chain/readFees';
@@ -48,17 +48,7 @@ export interface FilledTx {
 export interface PreparedTxJson {
   id: string;
   wallet: Address;
-  tx: {
-    type: 'eip1559';
-    chainId: number;
-    to: Address;
-    data: Hex;
-    value: string;
-    gas: string;
-    nonce: number;
-    maxFeePerGas: string;
-    maxPriorityFeePerGas: string;
-  };
+  tx: PreparedTx;
   /** keccak256 of the unsigned serialized transaction: what a Ledger shows when it signs blind. */
   hash: Hex;
 }

@@ -1,6 +1,5 @@
-import type { Address } from 'viem';
+import { type Address, erc20Abi } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
-import { DevStablecoin } from '../chain/generated/contracts';
 import { chainRead } from './chainRead';
 import type { Currency, TokenFacts } from './tokenRegistry';
 
@@ -25,7 +24,7 @@ export async function readWalletBalances(
 ): Promise<WalletBalances> {
   const { client } = chain;
   const balanceOf = (address: Address, blockNumber: bigint) =>
-    client.readContract({ address, abi: DevStablecoin.abi, functionName: 'balanceOf', args: [wallet], blockNumber });
+    client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet], blockNumber });
   const [bnbWei, tokenWei, pairWei] = await chainRead('the wallet balances', async () => {
     const blockNumber = await client.getBlockNumber({ cacheTime: 0 });
     return Promise.all([

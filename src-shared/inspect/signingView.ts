@@ -1,4 +1,5 @@
 import { type Address, formatUnits, type Hex, keccak256, maxUint160, maxUint256, serializeTransaction } from 'viem';
+import type { PreparedTx } from '../schema/unsignedTx';
 import type { TxSummary } from './decodeCall';
 import { BNB, currencyAt, formatAmount, formatBps } from './humanUnits';
 import { addressLabel, type KnownContracts, sameAddress, type TokenInfos } from './knownContracts';
@@ -139,19 +140,6 @@ export function interestWarnings(
   return warnings;
 }
 
-/** A transaction with everything filled, as the signer signs it. */
-export interface FilledTxJson {
-  type: 'eip1559';
-  chainId: number;
-  to: Address;
-  data: Hex;
-  value: string;
-  gas: string;
-  nonce: number;
-  maxFeePerGas: string;
-  maxPriorityFeePerGas: string;
-}
-
 /** The Ethereum app's names for the networks we run on; it shows any other chain by its number. */
 const LEDGER_NETWORKS: Record<number, { name: string; ticker: string }> = { 56: { name: 'BSC', ticker: 'BNB' } };
 
@@ -171,7 +159,7 @@ export interface LedgerView {
  * the amount, To (the raw address), the max fees, the network and the transaction hash. The hash is computed here
  * from the filled transaction, so the person can compare the device with the screen.
  */
-export function ledgerView(tx: FilledTxJson, known: KnownContracts): LedgerView {
+export function ledgerView(tx: PreparedTx, known: KnownContracts): LedgerView {
   const network = LEDGER_NETWORKS[tx.chainId];
   const ticker = network?.ticker ?? '???';
   const serialized = serializeTransaction({

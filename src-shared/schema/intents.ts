@@ -1,5 +1,7 @@
+import type { Hash } from 'viem';
 import { z } from 'zod';
 import { AddressSchema } from './common';
+import { addressField, patternField } from './requestRules';
 
 export const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
@@ -51,23 +53,61 @@ export const IntentSchema = z
   })
   .meta({ id: 'Intent' });
 
-/** POST /intents' body: the kind, and the body of the matching build. */
+/**
+ * POST /intents' body: the kind, and the body of the matching build, kept as sent (it is read in full by the build's
+ * own schema when the request is built), its wallet checked and checksummed.
+ */
 export const IntentBodySchema = z
-  .object({ kind: z.enum(INTENT_KINDS), wallet: AddressSchema })
+  .object({
+    kind: z
+      .custom<IntentKind>((kind) => typeof kind === 'string' && (INTENT_KINDS as readonly string[]).includes(kind), {
+        error: `kind must be one of ${INTENT_KINDS.join(', ')}`,
+        params: {
+          code: 'INVALID_KIND',
+          field: 'kind',
+          fix: 'Send kind prepare_buy or prepare_sell with the body of POST /build/buy or /build/sell, or prepare_launch with that of POST /build/launch.',
+        },
+      })
+      .meta({ type: 'string', enum: [...INTENT_KINDS] }),
+    wallet: addressField('wallet'),
+  })
   .passthrough()
   .meta({ description: 'kind, plus the body of POST /build/buy, /build/sell or /build/launch' });
 
+export type IntentBody = z.output<typeof IntentBodySchema>;
+
 /** GET /intents' query. */
 export const IntentsQuerySchema = z.object({
-  wallet: z.string(),
+  wallet: addressField('wallet').meta({ description: 'the wallet whose requests to list' }),
   state: z
-    .string()
+    .custom<IntentState>((state) => typeof state === 'string' && (INTENT_STATES as readonly string[]).includes(state), {
+      error: `state must be one of ${INTENT_STATES.join(', ')}`,
+      params: { code: 'INVALID_BODY', field: 'state' },
+    })
     .optional()
-    .meta({ description: INTENT_STATES.join(', ') }),
+    .meta({ type: 'string', enum: [...INTENT_STATES], description: 'only the requests in this state' }),
 });
 
 export const IntentListSchema = z.object({ intents: z.array(IntentSchema) });
 
 export const IntentIdParamsSchema = z.object({ id: z.string() });
-export const IntentRejectBodySchema = z.object({ reason: z.string().optional() });
-export const IntentSentBodySchema = z.object({ hash: z.string() });
+
+/** The reason a user gives for turning a request down, trimmed and cut at 200 characters; none when blank. */
+export const IntentRejectBodySchema = z.object({
+  reason: z
+    .string()
+    .optional()
+    .transform((reason) => reason?.trim().slice(0, 200) || undefined)
+    .meta({ description: 'why, for the bot that asked (at most 200 characters are kept)' }),
+});
+
+const HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+
+/** POST /intents/{id}/sent's body: the hash of the transaction that fulfilled the request. */
+export const IntentSentBodySchema = z.object({
+  hash: patternField(HASH_PATTERN, {
+    code: 'INVALID_HASH',
+    field: 'hash',
+    message: 'hash must be a transaction hash: 0x followed by 64 hex digits',
+  }).transform((hash) => hash as Hash),
+});

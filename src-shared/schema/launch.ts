@@ -501,6 +501,10 @@ function inSpecOrder(issues: readonly unknown[]): RequestProblem[] {
 export function parseLaunchRequest(body: unknown, fail: (problem: RequestProblem) => Error): LaunchRequest {
   const result = LaunchRequestSchema.safeParse(body);
   if (result.success) return result.data;
-  const [first] = inSpecOrder(result.error.issues);
-  throw fail(first ?? { code: 'INVALID_LAUNCH', field: '', message: 'the launch body is not valid' });
+  throw fail(firstLaunchProblem(result.error.issues));
+}
+
+/** The rule a failed parse of LaunchRequestSchema answers: the first of its issues in the spec's order. */
+export function firstLaunchProblem(issues: readonly unknown[]): RequestProblem {
+  return inSpecOrder(issues)[0] ?? { code: 'INVALID_LAUNCH', field: '', message: 'the launch body is not valid' };
 }

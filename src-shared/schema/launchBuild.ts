@@ -29,7 +29,15 @@ export const LaunchBuildSchema = z
       }),
     }),
     feeTier: z.number().int(),
-    firstBuy: z.object({ spend: LaunchAmountSchema, minTokens: LaunchAmountSchema }).nullable(),
+    firstBuy: z
+      .object({
+        spend: LaunchAmountSchema,
+        minTokens: LaunchAmountSchema,
+        siteFee: LaunchAmountSchema.extend({ symbol: z.string(), bps: z.number().int() }).meta({
+          description: 'extra: the site fee taken from the spend, in the pair currency',
+        }),
+      })
+      .nullable(),
     launchFee: LaunchAmountSchema,
     creatorFeeRecipient: AddressSchema,
     royalty: z.object({
@@ -39,6 +47,9 @@ export const LaunchBuildSchema = z
       explain: z.string(),
     }),
     shape: z.string(),
+    ranges: z
+      .array(z.object({ tickLower: z.number().int(), tickUpper: z.number().int(), bps: z.number().int() }))
+      .meta({ description: "extra: the shape as laid in the pool's ticks, each range with its share of the supply" }),
     firstBuyTo: z.array(z.object({ wallet: AddressSchema, pct: z.number() })).nullable(),
     salt: z.string(),
     metadata: z.looseObject({ uri: z.string() }).nullable(),
@@ -49,3 +60,6 @@ export const LaunchBuildSchema = z
     explain: z.string(),
   })
   .meta({ id: 'LaunchBuild' });
+
+/** A launch build as the service answers it. */
+export type LaunchBuild = z.output<typeof LaunchBuildSchema>;

@@ -1,16 +1,27 @@
 import { z } from 'zod';
 import { AddressSchema } from './common';
+import { pageSizeParam, refuse } from './requestRules';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
 /** GET /launches' query. */
 export const LaunchesQuerySchema = z.object({
-  after: z.string().optional().meta({ description: 'block number: the `next` of a previous answer' }),
-  limit: z
+  after: z
     .string()
+    .check((payload) => {
+      if (/^\d{1,15}$/.test(payload.value)) return;
+      refuse(payload, {
+        code: 'INVALID_CURSOR',
+        message: `after must be a block number (digits only), not "${payload.value.slice(0, 40)}"`,
+        field: 'after',
+        rank: 1,
+      });
+    })
+    .transform(Number)
     .optional()
-    .meta({ description: `1 to ${MAX_PAGE}, default ${DEFAULT_PAGE}` }),
+    .meta({ type: 'integer', minimum: 0, description: 'block number: the `next` of a previous answer' }),
+  limit: pageSizeParam(MAX_PAGE, DEFAULT_PAGE),
 });
 
 export const LaunchItemSchema = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AddressSchema } from './common';
+import { addressParam, choiceParam, decimalParam, refuse } from './requestRules';
 
 /** An amount as the API answers it: decimal in whole units, wei, and the currency's symbol. */
 const AmountSchema = z.object({ amount: z.string(), wei: z.string(), symbol: z.string() });
@@ -7,45 +8,71 @@ const AmountSchema = z.object({ amount: z.string(), wei: z.string(), symbol: z.s
 export const TradeSideSchema = z.enum(['buy', 'sell'], { error: 'side must be buy or sell' });
 export const ExactSchema = z.enum(['in', 'out'], { error: 'exact must be in or out' });
 
-/** The slippage limits a service takes (`limits` of GET /settings, and the smallest it allows). */
-export interface SlippageLimits {
-  minSlippageBps: number;
-  maxSlippageBps: number;
-  defaultSlippageBps: number;
+/** The slippage a trade may be built with, in basis points (`limits` of GET /settings). */
+export const TRADE_SLIPPAGE = { minBps: 1, maxBps: 5000, defaultBps: 50 } as const;
+
+const { minBps, maxBps, defaultBps } = TRADE_SLIPPAGE;
+const slippageMessage = `slippageBps must be a whole number from ${minBps} to ${maxBps}`;
+
+/**
+ * A trade's slippage as a body sends it: a number, or a string of digits read as one; the default when left out.
+ */
+export const SlippageBpsSchema = z
+  .preprocess(
+    (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
+    z.number({ error: slippageMessage }).int().min(minBps).max(maxBps),
+  )
+  .optional()
+  .transform((bps) => bps ?? defaultBps)
+  .meta({ description: `${minBps} to ${maxBps}, default ${defaultBps}`, default: defaultBps });
+
+/** Whether a string of a query is a slippage the trade takes. */
+function isSlippage(text: string): boolean {
+  const bps = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  return Number.isInteger(bps) && bps >= minBps && bps <= maxBps;
 }
 
 /**
- * A trade's terms as a quote or a build asks for them, checked in the order the spec lists them: side, exact (in when
- * left out) and slippageBps (the default when left out; a query's string of digits is read as the number). The
- * token and the amount are read after these, by the service: the amount's decimals are those of the exact side.
+ * GET /quote's query, the one schema of the route (and of its lean twin, src-main/http/leanQuote.ts): every field a
+ * string as a query sends it. Checked as the spec orders it: the fields present first, then side, exact and slippageBps,
+ * then the token's form and the amount's; whether the token was launched here and the amount fits its currency's
+ * decimals is the service's to say, after these.
  */
-export function tradeTermsSchema(limits: SlippageLimits) {
-  const { minSlippageBps: min, maxSlippageBps: max, defaultSlippageBps } = limits;
-  return z.object({
-    side: TradeSideSchema,
-    exact: ExactSchema.nullish().transform((exact) => exact ?? 'in'),
-    slippageBps: z
-      .preprocess(
-        (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
-        z
-          .number({ error: `slippageBps must be a whole number from ${min} to ${max}` })
-          .int()
-          .min(min)
-          .max(max),
-      )
-      .optional()
-      .transform((bps) => bps ?? defaultSlippageBps),
-  });
-}
-
-/** GET /quote's query. */
 export const QuoteQuerySchema = z.object({
-  token: z.string().meta({ description: 'token address' }),
-  side: z.string().meta({ description: 'buy or sell' }),
-  amount: z.string().meta({ description: 'decimal amount in whole units of the exact side' }),
-  exact: z.string().optional().meta({ description: 'in (default) or out' }),
-  slippageBps: z.string().optional().meta({ description: '1 to 5000, default 50' }),
+  token: addressParam('token', { rank: 2 }).meta({ description: 'token address' }),
+  side: choiceParam(['buy', 'sell'], {
+    code: 'INVALID_SIDE',
+    message: 'side is not valid: side must be buy or sell',
+    rank: 1,
+  }).meta({ description: 'buy (pay the pair currency, get the token) or sell (the reverse)' }),
+  amount: decimalParam('amount', 3).meta({ description: 'decimal amount in whole units of the exact side' }),
+  exact: choiceParam(['in', 'out'], {
+    code: 'INVALID_EXACT',
+    message: 'exact is not valid: exact must be in or out',
+    rank: 1,
+  })
+    .optional()
+    .transform((exact) => exact ?? 'in')
+    .meta({ description: 'in (pay is fixed; the default) or out (receive is fixed)', default: 'in' }),
+  slippageBps: z
+    .string()
+    .check((payload) => {
+      if (isSlippage(payload.value)) return;
+      refuse(payload, { code: 'INVALID_SLIPPAGE', message: `slippageBps is not valid: ${slippageMessage}`, rank: 1 });
+    })
+    .transform(Number)
+    .optional()
+    .transform((bps) => bps ?? defaultBps)
+    .meta({
+      type: 'integer',
+      minimum: minBps,
+      maximum: maxBps,
+      default: defaultBps,
+      description: `${minBps} to ${maxBps}, default ${defaultBps}`,
+    }),
 });
+
+export type QuoteQuery = z.output<typeof QuoteQuerySchema>;
 
 /** The spec's Trade fields shared by quotes and builds (GET /quote answers these alone). */
 export const TradeQuoteSchema = z

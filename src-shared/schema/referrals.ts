@@ -1,16 +1,33 @@
 import { z } from 'zod';
+import { APP_PAGES, appPageProblem } from '../appPages';
 import { AddressSchema, CostSchema } from './common';
+import { addressField, addressParam, refuse } from './requestRules';
 import { UnsignedTxSchema } from './unsignedTx';
 
 export const RegistrationSchema = z
   .object({ address: AddressSchema, registered: z.literal(true), registeredAt: z.string() })
   .meta({ id: 'Registration' });
 
-export const ReferrerParamsSchema = z.object({ address: z.string() });
+export const ReferrerParamsSchema = z.object({
+  address: addressParam('address').meta({ description: 'the referrer' }),
+});
 
 /** GET /referrals/{address}/link's query. */
 export const ReferralLinkQuerySchema = z.object({
-  path: z.string().meta({ description: 'a page of the app, starting with /', example: '/launches' }),
+  path: z
+    .string()
+    .check((payload) => {
+      const problem = appPageProblem(payload.value);
+      if (problem === null) return;
+      refuse(payload, {
+        code: 'INVALID_PATH',
+        field: 'path',
+        message: `path ${problem}`,
+        fix: `Send the path of one of the app's pages: ${APP_PAGES.join(', ')}.`,
+        rank: 1,
+      });
+    })
+    .meta({ description: `a page of the app, starting with / (${APP_PAGES.join(', ')})`, example: '/launches' }),
 });
 
 export const ReferralLinkSchema = z
@@ -70,8 +87,8 @@ export const ReferrerSchema = z
 
 /** POST /build/claim's body. */
 export const ClaimBodySchema = z.object({
-  wallet: z.string().meta({ description: 'the wallet that will sign and send (anyone may)' }),
-  referrer: z.string().optional().meta({ description: 'whose weeks; the wallet by default' }),
+  wallet: addressField('wallet').meta({ description: 'the wallet that will sign and send (anyone may)' }),
+  referrer: addressField('referrer').optional().meta({ description: 'whose weeks; the wallet by default' }),
 });
 
 /** POST /build/claim's answer. Its tx is documented with gas always present: a claim has no steps before it. */

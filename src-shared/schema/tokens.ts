@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { AddressSchema, WeiSchema } from './common';
+import { addressParam, pageSizeParam } from './requestRules';
 
 export const DEFAULT_TRADES = 50;
 export const MAX_TRADES = 200;
 
 /** The path of /tokens/{address} and /tokens/{address}/trades. */
-export const TokenParamsSchema = z.object({ address: z.string().meta({ description: 'token address' }) });
+export const TokenParamsSchema = z.object({ address: addressParam('address').meta({ description: 'token address' }) });
 
 /** GET /tokens/{address}. */
 export const TokenSchema = z
@@ -46,12 +47,7 @@ export const TokenSchema = z
   .meta({ id: 'Token' });
 
 /** GET /tokens/{address}/trades' query. */
-export const TokenTradesQuerySchema = z.object({
-  limit: z
-    .string()
-    .optional()
-    .meta({ description: `1 to ${MAX_TRADES}, default ${DEFAULT_TRADES}` }),
-});
+export const TokenTradesQuerySchema = z.object({ limit: pageSizeParam(MAX_TRADES, DEFAULT_TRADES) });
 
 export const TokenTradeSchema = z
   .object({
@@ -89,8 +85,8 @@ export const TokenTradesSchema = z
 
 /** GET /balances' query. */
 export const BalancesQuerySchema = z.object({
-  wallet: z.string().meta({ description: 'wallet address' }),
-  token: z.string().meta({ description: 'launched token address' }),
+  wallet: addressParam('wallet').meta({ description: 'wallet address' }),
+  token: addressParam('token').meta({ description: 'launched token address' }),
 });
 
 /** GET /balances. */

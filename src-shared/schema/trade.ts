@@ -1,19 +1,31 @@
 import { z } from 'zod';
 import { AddressSchema, CostSchema } from './common';
-import { ExactSchema, TradeQuoteSchema } from './quote';
+import { ExactSchema, SlippageBpsSchema, TradeQuoteSchema } from './quote';
+import { addressField, decimalField, nullableAddressField } from './requestRules';
 import { StepSchema, UnsignedTxSchema } from './unsignedTx';
 
-/** POST /build/buy and /build/sell's body. */
+/**
+ * POST /build/buy and /build/sell's body, checked in the spec's order: wallet, referrer, exact, slippageBps, then the
+ * token's form and the amount's. Whether the token was launched here and the amount fits its currency's decimals is
+ * the service's to say, after these.
+ */
 export const TradeBodySchema = z.object({
-  wallet: z.string().meta({ description: 'the wallet that will sign and send' }),
-  token: z.string(),
-  amount: z.string().meta({ description: 'exact in: what is spent; exact out: what is received (whole units)' }),
-  exact: ExactSchema.optional(),
-  slippageBps: z.number().int().optional().meta({ description: '1 to 5000, default 50' }),
-  referrer: z.string().nullable().optional().meta({
-    description: 'paid the referral cut inside the trade; null for nobody',
+  wallet: addressField('wallet').meta({ description: 'the wallet that will sign and send' }),
+  referrer: nullableAddressField('referrer').optional().meta({
+    description:
+      "paid the referral cut inside the trade; null for nobody; left out: the API key's wallet, if a key is sent",
+  }),
+  exact: ExactSchema.nullish()
+    .transform((exact) => exact ?? 'in')
+    .meta({ description: 'in (pay is fixed; the default) or out (receive is fixed)', default: 'in' }),
+  slippageBps: SlippageBpsSchema,
+  token: addressField('token').meta({ description: 'token address' }),
+  amount: decimalField('amount').meta({
+    description: 'exact in: what is spent; exact out: what is received (whole units)',
   }),
 });
+
+export type TradeBody = z.output<typeof TradeBodySchema>;
 
 /**
  * A build's answer: the quote's fields and the build's own. An intersection rather than `.extend`, so the document

@@ -38,8 +38,36 @@ export interface UnsignedTxWei extends Omit<UnsignedTx, 'value' | 'gas'> {
 
 /** One approval to send and wait for, in order, before the main transaction. */
 export const StepSchema = z
-  .object({ step: z.string(), explain: z.string(), tx: UnsignedTxSchema })
+  .object({
+    step: z.string().meta({ description: 'what it is for: approve-permit2, approve-router or approve-factory' }),
+    explain: z.string(),
+    tx: UnsignedTxSchema,
+  })
   .meta({ id: 'Step', description: 'a one-time transaction to send and wait for, in order, before the main tx' });
+
+/** A step as a build answers it (`requires`). */
+export type Step = z.output<typeof StepSchema>;
+
+/**
+ * An unsigned transaction prepared for signing: the nonce, the fees and the gas filled by main, as the review screen
+ * shows it (from main's tx.prepare) and the signer signs it, amounts as strings of digits.
+ */
+export const PreparedTxSchema = z.object({
+  type: z.literal('eip1559'),
+  chainId: z.number().int().positive(),
+  to: AddressSchema.transform((to) => to as Address),
+  data: z
+    .string()
+    .regex(/^0x([0-9a-fA-F]{2})*$/)
+    .transform((data) => data as Hex),
+  value: TxWeiSchema,
+  gas: TxWeiSchema,
+  nonce: z.number().int().nonnegative(),
+  maxFeePerGas: TxWeiSchema,
+  maxPriorityFeePerGas: TxWeiSchema,
+});
+
+export type PreparedTx = z.output<typeof PreparedTxSchema>;
 
 /**
  * A read transaction as main signs it: amounts as bigints, `to` checksummed.

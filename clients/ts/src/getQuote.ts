@@ -20,10 +20,5 @@ export interface QuoteQuery {
  * @example const { receive, priceImpactPct } = await getQuote(companion.api, { token, side: 'buy', amount: '0.1' });
  */
 export function getQuote(api: CompanionApi, query: QuoteQuery): Promise<TradeQuote> {
-  const { slippageBps, ...rest } = query;
-  return dataOrThrow(
-    api.GET('/quote', {
-      params: { query: { ...rest, ...(slippageBps === undefined ? {} : { slippageBps: String(slippageBps) }) } },
-    }),
-  );
+  return dataOrThrow(api.GET('/quote', { params: { query } }));
 }

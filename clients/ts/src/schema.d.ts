@@ -34,6 +34,33 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -81,6 +108,42 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorList"];
                     };
                 };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -117,6 +180,42 @@ export interface paths {
                         "application/json": components["schemas"]["Status"];
                     };
                 };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -142,9 +241,9 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description block number: the `next` of a previous answer */
-                    after?: string;
+                    after?: number;
                     /** @description 1 to 200, default 50 */
-                    limit?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -163,6 +262,42 @@ export interface paths {
                 };
                 /** @description Error object */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -201,7 +336,10 @@ export interface paths {
                     /** @description an event id to resume after, as the Last-Event-ID header does (the header wins); without either, the stream starts at the indexed block */
                     after?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description the id of the last event received (EventSource sends it when it reconnects); wins over `after` */
+                    "last-event-id"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -226,7 +364,43 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -282,6 +456,51 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -303,11 +522,12 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description a page of the app, starting with / */
+                    /** @description a page of the app, starting with / (/, /launches, /launch, /token/{address}, /referrals, /keys, /requests, /activity, /settings) */
                     path: string;
                 };
                 header?: never;
                 path: {
+                    /** @description the referrer */
                     address: string;
                 };
                 cookie?: never;
@@ -325,6 +545,42 @@ export interface paths {
                 };
                 /** @description Error object */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -397,6 +653,42 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -425,9 +717,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description the wallet that will sign and send (anyone may) */
+                        /**
+                         * @description the wallet that will sign and send (anyone may)
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
                         wallet: string;
-                        /** @description whose weeks; the wallet by default */
+                        /**
+                         * @description whose weeks; the wallet by default
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
                         referrer?: string;
                     };
                 };
@@ -452,6 +750,33 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -462,6 +787,15 @@ export interface paths {
                 };
                 /** @description Error object */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -499,6 +833,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description the referrer */
                     address: string;
                 };
                 cookie?: never;
@@ -516,6 +851,33 @@ export interface paths {
                 };
                 /** @description Error object */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -581,6 +943,42 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -638,6 +1036,24 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -660,12 +1076,12 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description 1 to 64 characters, no control characters */
+                        label: string;
                         /** @description the challenge nonce */
                         nonce: string;
                         /** @description personal_sign of the challenge message, 0x and 130 hex digits */
                         signature: string;
-                        /** @description 1 to 64 characters */
-                        label: string;
                     };
                 };
             };
@@ -690,6 +1106,33 @@ export interface paths {
                 };
                 /** @description Error object */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -730,6 +1173,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description key_ and 16 hex digits */
                     id: string;
                 };
                 cookie?: never;
@@ -764,7 +1208,25 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -802,9 +1264,10 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    /** @description the wallet whose requests to list */
                     wallet: string;
-                    /** @description pending, built, sent, confirmed, failed */
-                    state?: string;
+                    /** @description only the requests in this state */
+                    state?: "pending" | "built" | "sent" | "confirmed" | "failed";
                 };
                 header?: never;
                 path?: never;
@@ -851,6 +1314,15 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -878,10 +1350,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         kind: "prepare_buy" | "prepare_sell" | "prepare_launch";
-                        /**
-                         * @description 0x followed by 40 hex digits
-                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
-                         */
+                        /** @example 0x000000000022D473030F116dDEE9F6B43aC78BA3 */
                         wallet: string;
                     } & {
                         [key: string]: unknown;
@@ -918,6 +1387,24 @@ export interface paths {
                 };
                 /** @description Error object */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -993,6 +1480,15 @@ export interface paths {
                 };
                 /** @description Error object */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1098,7 +1594,34 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1148,6 +1671,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description why, for the bot that asked (at most 200 characters are kept) */
                         reason?: string;
                     };
                 };
@@ -1160,6 +1684,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Intent"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Error object */
@@ -1191,6 +1724,24 @@ export interface paths {
                 };
                 /** @description Error object */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1300,6 +1851,24 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1355,6 +1924,33 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1388,7 +1984,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description 1 to 200, default 50 */
-                    limit?: string;
+                    limit?: number;
                 };
                 header?: never;
                 path: {
@@ -1410,6 +2006,33 @@ export interface paths {
                 };
                 /** @description Error object */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1480,6 +2103,33 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1511,14 +2161,14 @@ export interface paths {
                 query: {
                     /** @description token address */
                     token: string;
-                    /** @description buy or sell */
-                    side: string;
+                    /** @description buy (pay the pair currency, get the token) or sell (the reverse) */
+                    side: "buy" | "sell";
                     /** @description decimal amount in whole units of the exact side */
                     amount: string;
-                    /** @description in (default) or out */
-                    exact?: string;
+                    /** @description in (pay is fixed; the default) or out (receive is fixed) */
+                    exact?: "in" | "out";
                     /** @description 1 to 5000, default 50 */
-                    slippageBps?: string;
+                    slippageBps?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1545,6 +2195,24 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1555,6 +2223,15 @@ export interface paths {
                 };
                 /** @description Error object */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1601,17 +2278,37 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description the wallet that will sign and send */
+                        /**
+                         * @description the wallet that will sign and send
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
                         wallet: string;
-                        token: string;
-                        /** @description exact in: what is spent; exact out: what is received (whole units) */
-                        amount: string;
-                        /** @enum {string} */
-                        exact?: "in" | "out";
-                        /** @description 1 to 5000, default 50 */
-                        slippageBps?: number;
-                        /** @description paid the referral cut inside the trade; null for nobody */
+                        /**
+                         * @description paid the referral cut inside the trade; null for nobody; left out: the API key's wallet, if a key is sent
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
                         referrer?: string | null;
+                        /**
+                         * @description in (pay is fixed; the default) or out (receive is fixed)
+                         * @default in
+                         * @enum {string|null}
+                         */
+                        exact?: "in" | "out" | null;
+                        /**
+                         * @description 1 to 5000, default 50
+                         * @default 50
+                         */
+                        slippageBps?: number;
+                        /**
+                         * @description token address
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
+                        token: string;
+                        /**
+                         * @description exact in: what is spent; exact out: what is received (whole units)
+                         * @example 0.05
+                         */
+                        amount: string;
                     };
                 };
             };
@@ -1627,6 +2324,33 @@ export interface paths {
                 };
                 /** @description Error object */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1654,6 +2378,15 @@ export interface paths {
                 };
                 /** @description Error object */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1698,17 +2431,37 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description the wallet that will sign and send */
+                        /**
+                         * @description the wallet that will sign and send
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
                         wallet: string;
-                        token: string;
-                        /** @description exact in: what is spent; exact out: what is received (whole units) */
-                        amount: string;
-                        /** @enum {string} */
-                        exact?: "in" | "out";
-                        /** @description 1 to 5000, default 50 */
-                        slippageBps?: number;
-                        /** @description paid the referral cut inside the trade; null for nobody */
+                        /**
+                         * @description paid the referral cut inside the trade; null for nobody; left out: the API key's wallet, if a key is sent
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
                         referrer?: string | null;
+                        /**
+                         * @description in (pay is fixed; the default) or out (receive is fixed)
+                         * @default in
+                         * @enum {string|null}
+                         */
+                        exact?: "in" | "out" | null;
+                        /**
+                         * @description 1 to 5000, default 50
+                         * @default 50
+                         */
+                        slippageBps?: number;
+                        /**
+                         * @description token address
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
+                        token: string;
+                        /**
+                         * @description exact in: what is spent; exact out: what is received (whole units)
+                         * @example 0.05
+                         */
+                        amount: string;
                     };
                 };
             };
@@ -1724,6 +2477,33 @@ export interface paths {
                 };
                 /** @description Error object */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1751,6 +2531,15 @@ export interface paths {
                 };
                 /** @description Error object */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1858,6 +2647,24 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1886,6 +2693,15 @@ export interface paths {
                 };
                 /** @description Error object */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1949,6 +2765,24 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1968,6 +2802,15 @@ export interface paths {
                 };
                 /** @description Error object */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2040,6 +2883,33 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2069,6 +2939,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description the wallet meant (SESSION_WALLET_MISMATCH) */
                     wallet?: string;
                 };
                 header?: never;
@@ -2088,6 +2959,24 @@ export interface paths {
                 };
                 /** @description Error object */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2163,6 +3052,24 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2196,7 +3103,34 @@ export interface paths {
                     };
                 };
                 /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3143,6 +4077,7 @@ export interface components {
         };
         /** @description a one-time transaction to send and wait for, in order, before the main tx */
         Step: {
+            /** @description what it is for: approve-permit2, approve-router or approve-factory */
             step: string;
             explain: string;
             tx: components["schemas"]["UnsignedTx"];
@@ -3207,6 +4142,13 @@ export interface components {
                     amount: string;
                     wei: string;
                 };
+                /** @description extra: the site fee taken from the spend, in the pair currency */
+                siteFee: {
+                    amount: string;
+                    wei: string;
+                    symbol: string;
+                    bps: number;
+                };
             } | null;
             launchFee: {
                 amount: string;
@@ -3229,6 +4171,12 @@ export interface components {
                 explain: string;
             };
             shape: string;
+            /** @description extra: the shape as laid in the pool's ticks, each range with its share of the supply */
+            ranges: {
+                tickLower: number;
+                tickUpper: number;
+                bps: number;
+            }[];
             firstBuyTo: {
                 /**
                  * @description 0x followed by 40 hex digits

@@ -1,3 +1,5 @@
+import { STREAM_ID_PATTERN as ID } from '../../../src-shared/schema/events';
+
 /**
  * A place in the event stream: a log's block and index, and `part` to order what one log stands for (a launch is
  * part 0; its first buy, which the index keeps at the launch's place, is part 1). A block event stands for the end of
@@ -8,8 +10,6 @@ export interface StreamPosition {
   logIndex: number;
   part: number;
 }
-
-const ID = /^(\d{1,15})(?:-(\d{1,9})(?:-(1))?)?$/;
 
 /**
  * The position an event id names: `<block>-<logIndex>` (a launch or trade), `<block>-<logIndex>-1` (a launch's first

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { formatUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors';
 import { formatDecimalAmount, parseDecimalAmount } from './decimalAmount';
@@ -62,16 +64,43 @@ describe('parseDecimalAmount', () => {
   });
 });
 
-describe('formatDecimalAmount', () => {
-  it('writes wei as whole units without trailing zeros, and round-trips', () => {
-    expect(formatDecimalAmount(0n, 18)).toBe('0');
-    expect(formatDecimalAmount(1n, 18)).toBe('0.000000000000000001');
-    expect(formatDecimalAmount(15n * 10n ** 17n, 18)).toBe('1.5');
-    expect(formatDecimalAmount(10n ** 30n, 18)).toBe('1000000000000');
-    expect(formatDecimalAmount(7_500_000n, 6)).toBe('7.5');
-    expect(formatDecimalAmount(5n, 0)).toBe('5');
-    for (const wei of [1n, 999n, 10n ** 18n + 1n, 123456789n * 10n ** 20n]) {
-      expect(parseDecimalAmount(formatDecimalAmount(wei, 18), 18, 'x')).toBe(wei);
+// The API writes amounts with formatDecimalAmount in GET /quote's path and viem's formatUnits elsewhere: these pin what
+// it relies on (no trailing zeros, no exponent), and that the two write the same.
+describe('formatDecimalAmount and formatUnits, as the API writes amounts', () => {
+  it('writes the same string as formatUnits for every amount and decimals, negative ones too', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(2n ** 256n), max: 2n ** 256n - 1n }),
+        fc.integer({ min: 0, max: 77 }),
+        (wei, decimals) => {
+          expect(formatDecimalAmount(wei, decimals)).toBe(formatUnits(wei, decimals));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    for (const wei of [0n, 1n, 10n, 100n, 10n ** 18n, 12n * 10n ** 17n]) {
+      for (const decimals of [0, 1, 2, 18]) expect(formatDecimalAmount(wei, decimals)).toBe(formatUnits(wei, decimals));
     }
+  });
+
+  it('writes wei as whole units without trailing zeros, and round-trips', () => {
+    expect(formatUnits(0n, 18)).toBe('0');
+    expect(formatUnits(1n, 18)).toBe('0.000000000000000001');
+    expect(formatUnits(15n * 10n ** 17n, 18)).toBe('1.5');
+    expect(formatUnits(10n ** 30n, 18)).toBe('1000000000000');
+    expect(formatUnits(7_500_000n, 6)).toBe('7.5');
+    expect(formatUnits(5n, 0)).toBe('5');
+    for (const wei of [1n, 999n, 10n ** 18n + 1n, 123456789n * 10n ** 20n]) {
+      expect(parseDecimalAmount(formatUnits(wei, 18), 18, 'x')).toBe(wei);
+    }
+  });
+
+  it('round-trips every positive amount through parseDecimalAmount, at any decimals', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 2n ** 256n - 1n }), fc.integer({ min: 0, max: 36 }), (wei, decimals) => {
+        expect(parseDecimalAmount(formatUnits(wei, decimals), decimals, 'x')).toBe(wei);
+        expect(parseDecimalAmount(formatDecimalAmount(wei, decimals), decimals, 'x')).toBe(wei);
+      }),
+    );
   });
 });

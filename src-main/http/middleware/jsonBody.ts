@@ -24,7 +24,7 @@ function requireJsonType(contentType: string | undefined): void {
 }
 
 /**
- * Reads every POST body as JSON, with the size limit, and stores the parsed object for the route. Only a body sent as
+ * Reads every POST body as JSON, with the size limit, and keeps it for the route's validator. Only a body sent as
  * `application/json` is read: a page on another site can make a browser send `text/plain` or a form without asking
  * first, but not JSON. Bodies that are not JSON or not an object are refused here, before any route logic runs. A
  * DELETE takes no body; one that sends a body must declare it JSON too.
@@ -53,7 +53,8 @@ export function jsonBody({ skip = [] }: { skip?: readonly string[] } = {}): Midd
       const kind = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
       throw new ApiError('INVALID_BODY', `the body is ${kind}, not a JSON object`);
     }
-    c.set('body', parsed as Record<string, unknown>);
+    // The route's validator reads the body with c.req.json(), from this text: the stream is read already.
+    c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
     await next();
   };
 }

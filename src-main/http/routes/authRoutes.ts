@@ -1,18 +1,17 @@
-import { createRoute } from '@hono/zod-openapi';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Address } from 'viem';
 import {
-  ChallengeQuerySchema,
   ChallengeSchema,
   SessionQuerySchema,
   SessionSchema,
   SignedBodySchema,
   SignedOutSchema,
+  SignInChallengeQuerySchema,
 } from '../../../src-shared/schema/auth';
 import type { ChainContext } from '../../chain/connectChain';
 import { ApiError } from '../../core/errors';
-import { readAddress } from '../../core/units/readAddress';
 import { chainRead } from '../../services/chainRead';
 import type { Challenges } from '../../services/challenges';
 import { SESSION_COOKIE, SESSION_TTL_MS, type Session, type Sessions } from '../../services/sessions';
@@ -21,6 +20,7 @@ import { jsonBody } from '../middleware/jsonBody';
 import { ownOrigin, ownPagesOnly } from '../middleware/sameOriginWrites';
 import { sessionCookie } from '../middleware/sessionCookie';
 import { errorResponses } from '../schemas';
+import { validationHook } from '../validationHook';
 
 export const AUTH_BASE = '/api/auth';
 
@@ -57,71 +57,71 @@ const sessionJson = (session: Session) => ({
 });
 
 /**
- * The session a request is signed in with: NO_SESSION or SESSION_EXPIRED as it stands, and SESSION_WALLET_MISMATCH
- * when the request names another wallet than the one signed in.
+ * SESSION_WALLET_MISMATCH when a request signed in as `wallet` names another wallet (`named`, as its schema read it).
  */
-export function signedIn(sessions: Sessions, secret: string | undefined, named?: string): Session {
-  const session = sessions.get(secret);
-  if (named !== undefined && readAddress(named, 'wallet') !== session.wallet) {
-    throw new ApiError('SESSION_WALLET_MISMATCH', `signed in as ${session.wallet}, not as ${named}`, {
+export function signedInAs(wallet: Address, named: Address): void {
+  if (named !== wallet) {
+    throw new ApiError('SESSION_WALLET_MISMATCH', `signed in as ${wallet}, not as ${named}`, {
       field: 'wallet',
       fix: 'Sign in with the wallet the request names, or name the signed-in wallet.',
     });
   }
-  return session;
 }
 
 const servers = [{ url: AUTH_BASE, description: 'browser sign-in lives beside the v1 API, not under it' }];
 
+const challengeRoute = createRoute({
+  method: 'get',
+  path: '/challenge',
+  servers,
+  summary: 'Sign-in: a challenge to sign with the wallet (smart-contract wallets are refused)',
+  request: { query: SignInChallengeQuerySchema },
+  responses: {
+    200: { description: 'Challenge', content: { 'application/json': { schema: ChallengeSchema } } },
+    ...errorResponses(400, 401, 429, 503),
+  },
+});
+
+const signInRoute = createRoute({
+  method: 'post',
+  path: '/session',
+  servers,
+  summary: "Sign-in: start a 30-day session (HttpOnly, SameSite=Strict cookie); only from this server's own page",
+  request: { body: { content: { 'application/json': { schema: SignedBodySchema } }, required: true } },
+  responses: {
+    200: { description: 'Session', content: { 'application/json': { schema: SessionSchema } } },
+    ...errorResponses(400, 401, 403, 413, 503),
+  },
+});
+
+const sessionRoute = createRoute({
+  method: 'get',
+  path: '/session',
+  servers,
+  summary: 'The signed-in session (?wallet= names the wallet meant: SESSION_WALLET_MISMATCH otherwise)',
+  request: { query: SessionQuerySchema },
+  responses: {
+    200: { description: 'Session', content: { 'application/json': { schema: SessionSchema } } },
+    ...errorResponses(401, 503),
+  },
+});
+
+const signOutRoute = createRoute({
+  method: 'delete',
+  path: '/session',
+  servers,
+  summary: 'Sign out (needs x-mm-csrf: 1, like every signed-in write)',
+  responses: {
+    200: {
+      description: 'Signed out',
+      content: { 'application/json': { schema: SignedOutSchema } },
+    },
+    ...errorResponses(400, 403, 503),
+  },
+});
+
 /** The sign-in endpoints for the OpenAPI document (served under /api/auth, hence their own server). */
-export const AUTH_ROUTES = [
-  createRoute({
-    method: 'get',
-    path: '/challenge',
-    servers,
-    summary: 'Sign-in: a challenge to sign with the wallet (smart-contract wallets are refused)',
-    request: { query: ChallengeQuerySchema },
-    responses: {
-      200: { description: 'Challenge', content: { 'application/json': { schema: ChallengeSchema } } },
-      ...errorResponses(400, 401, 503),
-    },
-  }),
-  createRoute({
-    method: 'post',
-    path: '/session',
-    servers,
-    summary: "Sign-in: start a 30-day session (HttpOnly, SameSite=Strict cookie); only from this server's own page",
-    request: { body: { content: { 'application/json': { schema: SignedBodySchema } }, required: true } },
-    responses: {
-      200: { description: 'Session', content: { 'application/json': { schema: SessionSchema } } },
-      ...errorResponses(400, 401, 403, 503),
-    },
-  }),
-  createRoute({
-    method: 'get',
-    path: '/session',
-    servers,
-    summary: 'The signed-in session (?wallet= names the wallet meant: SESSION_WALLET_MISMATCH otherwise)',
-    request: { query: SessionQuerySchema },
-    responses: {
-      200: { description: 'Session', content: { 'application/json': { schema: SessionSchema } } },
-      ...errorResponses(401, 503),
-    },
-  }),
-  createRoute({
-    method: 'delete',
-    path: '/session',
-    servers,
-    summary: 'Sign out (needs x-mm-csrf: 1, like every signed-in write)',
-    responses: {
-      200: {
-        description: 'Signed out',
-        content: { 'application/json': { schema: SignedOutSchema } },
-      },
-      ...errorResponses(403, 503),
-    },
-  }),
-];
+export const AUTH_ROUTES = [challengeRoute, signInRoute, sessionRoute, signOutRoute];
 
 /**
  * Browser sign-in at /api/auth: a signed challenge starts a 30-day session held in an HttpOnly, SameSite=Strict
@@ -132,23 +132,33 @@ export function authRoutes(
   challenges: Challenges,
   sessions: Sessions,
   challengeLimit?: MiddlewareHandler,
-): Hono<AppEnv> {
-  const auth = new Hono<AppEnv>();
+): OpenAPIHono<AppEnv> {
+  const auth = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   auth.use('*', jsonBody());
   auth.use('*', sessionCookie());
   auth.use('/challenge', ownPagesOnly());
   if (challengeLimit) auth.use('/challenge', challengeLimit);
-  auth.get('/challenge', async (c) => {
-    const address = readAddress(c.req.query('address'), 'address');
+  // Sign-in is taken from this server's own page only, whatever the body: checked before the body is read.
+  const ownPage: MiddlewareHandler<AppEnv> = async (c, next) => {
+    requireOwnOrigin(c.req.header('origin'), c.req.header('host'));
+    await next();
+  };
+  // The session first (NO_SESSION, SESSION_EXPIRED), then the wallet the request names.
+  const session: MiddlewareHandler<AppEnv> = async (c, next) => {
+    sessions.get(c.get('sessionSecret'));
+    await next();
+  };
+  // The routes are listed in the v1 document (AUTH_ROUTES), not in a document of their own.
+  auth.openapi({ ...challengeRoute, hide: true }, async (c) => {
+    const { address } = c.req.valid('query');
     await refuseContracts(chain, address);
     return c.json(challenges.issue('session', address), 200);
   });
-  auth.post('/session', async (c) => {
-    requireOwnOrigin(c.req.header('origin'), c.req.header('host'));
-    const body = c.get('body');
+  auth.openapi({ ...signInRoute, hide: true, middleware: [ownPage] as const }, async (c) => {
+    const { nonce, signature } = c.req.valid('json');
     // The wallet is checked for code before the challenge is used up: a contract's challenge cannot be redeemed anyway.
-    await refuseContracts(chain, await challenges.signer('session', body.nonce, body.signature));
-    const { secret, session } = await challenges.redeem('session', body.nonce, body.signature, (wallet) =>
+    await refuseContracts(chain, await challenges.signer('session', nonce, signature));
+    const { secret, session } = await challenges.redeem('session', nonce, signature, (wallet) =>
       sessions.start(wallet),
     );
     setCookie(c, SESSION_COOKIE, secret, {
@@ -159,13 +169,16 @@ export function authRoutes(
     });
     return c.json(sessionJson(session), 200);
   });
-  auth.get('/session', (c) =>
-    c.json(sessionJson(signedIn(sessions, c.get('sessionSecret'), c.req.query('wallet'))), 200),
-  );
-  auth.delete('/session', (c) => {
+  auth.openapi({ ...sessionRoute, hide: true, middleware: [session] as const }, (c) => {
+    const current = sessions.get(c.get('sessionSecret'));
+    const named = c.req.valid('query').wallet;
+    if (named !== undefined) signedInAs(current.wallet, named);
+    return c.json(sessionJson(current), 200);
+  });
+  auth.openapi({ ...signOutRoute, hide: true }, (c) => {
     sessions.endSession(c.get('sessionSecret'));
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
-    return c.json({ signedOut: true }, 200);
+    return c.json({ signedOut: true as const }, 200);
   });
   return auth;
 }

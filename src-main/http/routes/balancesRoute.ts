@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { BalancesQuerySchema, BalancesSchema } from '../../../src-shared/schema/tokens';
 import type { ChainContext } from '../../chain/connectChain';
-import { readAddress } from '../../core/units/readAddress';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import { readWalletBalances } from '../../services/walletBalances';
 import type { AppEnv } from '../env';
@@ -22,8 +21,8 @@ const route = createRoute({
 /** GET /balances: what a trade panel shows the wallet holds, without the page reading the chain itself. */
 export function balancesRoute(app: OpenAPIHono<AppEnv>, chain: ChainContext, tokens: TokenRegistry): void {
   app.openapi(route, async (c) => {
-    const wallet = readAddress(c.req.query('wallet'), 'wallet');
-    const facts = await tokens.get(c.req.query('token'), 'token');
+    const { wallet, token: address } = c.req.valid('query');
+    const facts = await tokens.get(address, 'token');
     const balances = await readWalletBalances(chain, wallet, facts);
     const { currency: token } = balances.token;
     const { currency: pair } = balances.pair;

@@ -1,6 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { LaunchRequestSchema } from '../../../src-shared/schema/launch';
+import type { MiddlewareHandler } from 'hono';
+import {
+  firstLaunchProblem,
+  type LaunchRequest,
+  LaunchRequestSchema,
+  parseLaunchRequest,
+  type RequestProblem,
+} from '../../../src-shared/schema/launch';
 import { LaunchBuildSchema } from '../../../src-shared/schema/launchBuild';
+import { ApiError, type ErrorCode } from '../../core/errors';
 import type { LaunchService } from '../../services/launchService';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
@@ -16,9 +24,33 @@ const route = createRoute({
   },
 });
 
+/** A launch body's broken rule, as the API's error. */
+function launchError(problem: RequestProblem): ApiError {
+  return new ApiError(problem.code as ErrorCode, problem.message, { field: problem.field });
+}
+
+/**
+ * A launch body that no route's validator has read (the stored body of a prepared request), read as POST
+ * /build/launch reads one: NOT_DEPLOYED first, then the first rule it breaks in the spec's order.
+ */
+export function readLaunchBody(launches: LaunchService, body: unknown): LaunchRequest {
+  launches.factory();
+  return parseLaunchRequest(body, launchError);
+}
+
 export function buildLaunchRoute(app: OpenAPIHono<AppEnv>, launches: LaunchService): void {
-  // Documented from the launch schema; the service parses with the same schema, after its own first check (is a
-  // factory deployed), so each broken rule answers the spec's code and field in the spec's order.
-  app.openAPIRegistry.registerPath(route);
-  app.post('/build/launch', async (c) => c.json(await launches.build(c.get('body')), 200));
+  // Without a factory nothing can launch, whatever the body: NOT_DEPLOYED before the body is read.
+  const deployed: MiddlewareHandler<AppEnv> = async (_c, next) => {
+    launches.factory();
+    await next();
+  };
+  app.openapi(
+    { ...route, middleware: [deployed] as const },
+    async (c) => c.json(await launches.build(c.req.valid('json')), 200),
+    // The launch schema's issues carry their own codes, answered in the spec's order of checks.
+    (result) => {
+      if (!result.success) throw launchError(firstLaunchProblem(result.error.issues));
+      return undefined;
+    },
+  );
 }

@@ -1,13 +1,12 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Address } from 'viem';
-import { TradeBodySchema, TradeBuildSchema } from '../../../src-shared/schema/trade';
+import { type TradeBody, TradeBodySchema, TradeBuildSchema } from '../../../src-shared/schema/trade';
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
-import { readAddress } from '../../core/units/readAddress';
 import type { BuildService } from '../../services/buildService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
-import { readTradeInput, tradeJson } from '../tradeInput';
+import { tradeJson, tradeRequest } from '../tradeInput';
 
 function routeFor(side: 'buy' | 'sell') {
   return createRoute({
@@ -20,30 +19,28 @@ function routeFor(side: 'buy' | 'sell') {
     request: { body: { content: { 'application/json': { schema: TradeBodySchema } }, required: true } },
     responses: {
       200: { description: 'Trade (build fields)', content: { 'application/json': { schema: TradeBuildSchema } } },
-      ...errorResponses(400, 413, 422, 429, 503),
+      // 409: ALREADY_BOUND, a wallet bound to one referrer building with another.
+      ...errorResponses(400, 409, 413, 422, 429, 503),
     },
   });
 }
 
 /**
- * Builds a trade from a request body as POST /build/buy and /build/sell take it, answered as the spec's Trade. The
- * API key's wallet, when a key was sent, is offered as the referrer if the body names none.
+ * Builds a trade from a body read by TradeBodySchema, answered as the spec's Trade. The API key's wallet, when a key
+ * was sent, is offered as the referrer if the body names none (null names nobody).
  */
 export async function buildTradeJson(
   tokens: TokenRegistry,
   builds: BuildService,
   side: 'buy' | 'sell',
-  body: Record<string, unknown>,
+  body: TradeBody,
   keyWallet?: Address,
 ) {
-  const wallet = readAddress(body.wallet, 'wallet');
-  const referrer =
-    body.referrer === undefined || body.referrer === null ? null : readAddress(body.referrer, 'referrer');
-  const input = await readTradeInput({ ...body, side } as never, tokens);
+  const input = await tradeRequest({ ...body, side }, tokens);
   const build = await builds.buildTrade({
     ...input,
-    wallet,
-    referrer,
+    wallet: body.wallet,
+    referrer: body.referrer ?? null,
     ...(keyWallet && body.referrer === undefined ? { keyReferrer: keyWallet } : {}),
   });
   return {
@@ -66,10 +63,8 @@ export async function buildTradeJson(
 
 export function buildTradeRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, builds: BuildService): void {
   for (const side of ['buy', 'sell'] as const) {
-    // Documented, but read by our own body rules (any Content-Type, spec error codes) rather than the validator.
-    app.openAPIRegistry.registerPath(routeFor(side));
-    app.post(`/build/${side}`, async (c) =>
-      c.json(await buildTradeJson(tokens, builds, side, c.get('body'), c.get('apiKey')?.wallet), 200),
+    app.openapi(routeFor(side), async (c) =>
+      c.json(await buildTradeJson(tokens, builds, side, c.req.valid('json'), c.get('apiKey')?.wallet), 200),
     );
   }
 }

@@ -2,13 +2,17 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorListSchema } from '../../../src-shared/schema/common';
 import { ERROR_CODES, ERRORS, type ErrorEntry } from '../../core/errors';
 import type { AppEnv } from '../env';
+import { errorResponses } from '../schemas';
 
 const route = createRoute({
   method: 'get',
   path: '/errors',
   summary: 'Every error code with its status, meaning, fix and retry flag',
   description: 'Produced from the same table the server throws from. Codes never change.',
-  responses: { 200: { description: 'Error list', content: { 'application/json': { schema: ErrorListSchema } } } },
+  responses: {
+    200: { description: 'Error list', content: { 'application/json': { schema: ErrorListSchema } } },
+    ...errorResponses(),
+  },
 });
 
 const list = {

@@ -1,14 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { getAddress, isAddress } from 'viem';
-import {
-  EventsQuerySchema,
-  STREAM_EVENT_TYPES,
-  StreamEventSchema,
-  type StreamEventType,
-} from '../../../src-shared/schema/events';
+import { EventsHeadersSchema, EventsQuerySchema, StreamEventSchema } from '../../../src-shared/schema/events';
 import { ApiError } from '../../core/errors';
-import { parseStreamId, type StreamPosition } from '../../core/events/streamPosition';
+import { parseStreamId } from '../../core/events/streamPosition';
 import type { AppEnv } from '../env';
 import type { EventStream } from '../eventStream';
 import { errorResponses } from '../schemas';
@@ -24,7 +18,7 @@ const route = createRoute({
     'after a disconnect with the last id received as Last-Event-ID (EventSource does it by itself) or `after`: ' +
     'nothing is missed or repeated. A `: keep-alive` comment comes every 15 seconds; a client that leaves what it was ' +
     'sent unread for 10 seconds is disconnected. An addition to v1: polling GET /launches works as before.',
-  request: { query: EventsQuerySchema },
+  request: { query: EventsQuerySchema, headers: EventsHeadersSchema },
   responses: {
     200: {
       description: 'The event stream; each event as its SSE fields (data is one line of JSON)',
@@ -34,48 +28,13 @@ const route = createRoute({
   },
 });
 
-function readTypes(value: string | undefined): Set<StreamEventType> {
-  if (value === undefined) return new Set(STREAM_EVENT_TYPES);
-  const types = value.split(',');
-  const unknown = types.find((type) => !(STREAM_EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown !== undefined) {
-    throw new ApiError('INVALID_BODY', `types holds "${unknown.slice(0, 40)}", which is not an event type`, {
-      field: 'types',
-      fix: `Send a comma-separated list of ${STREAM_EVENT_TYPES.join(', ')}, or leave types out for all of them.`,
-    });
-  }
-  return new Set(types as StreamEventType[]);
-}
-
-function readToken(value: string | undefined) {
-  if (value === undefined) return null;
-  if (!isAddress(value, { strict: false })) {
-    throw new ApiError('INVALID_ADDRESS', `token must be a 0x address, not "${value.slice(0, 60)}"`, {
-      field: 'token',
-    });
-  }
-  return getAddress(value);
-}
-
-function readAfter(header: string | undefined, query: string | undefined): StreamPosition | null {
-  const [value, field] = header !== undefined ? [header, 'Last-Event-ID'] : [query, 'after'];
-  if (value === undefined) return null;
-  const position = parseStreamId(value.trim());
-  if (!position) {
-    throw new ApiError('INVALID_CURSOR', `${field} must be an event id of this stream, not "${value.slice(0, 40)}"`, {
-      field,
-      fix: 'Send the id of the last event received unchanged (e.g. 812-3 or 812), or leave it out to start now.',
-    });
-  }
-  return position;
-}
-
 /** GET /events: checks what was asked, then hands the socket to the event stream. */
 export function eventsRoute(app: OpenAPIHono<AppEnv>, events: EventStream): void {
   app.openapi(route, (c) => {
-    const types = readTypes(c.req.query('types'));
-    const token = readToken(c.req.query('token'));
-    const after = readAfter(c.req.header('last-event-id'), c.req.query('after'));
+    const { types, token, after: resumeAfter } = c.req.valid('query');
+    // Sent both ways, the header wins: EventSource sends it by itself on the URL that may carry an older `after`.
+    const id = c.req.valid('header')['last-event-id'] ?? resumeAfter;
+    const after = id === undefined ? null : parseStreamId(id);
     if (!events.hasRoom()) {
       throw new ApiError('RATE_LIMITED', `${events.size} event streams are open, the most this server keeps`, {
         fix: 'Close a stream you no longer read (one stream can carry every event), then connect again.',
@@ -83,7 +42,7 @@ export function eventsRoute(app: OpenAPIHono<AppEnv>, events: EventStream): void
     }
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (!outgoing) throw new Error('GET /events needs the Node server: no response socket to stream to');
-    events.open(outgoing, { types, token, after, origin: new URL(c.req.url).origin });
+    events.open(outgoing, { types, token: token ?? null, after, origin: new URL(c.req.url).origin });
     // The stream answers on the socket itself; the adapter writes nothing more.
     return new Response(null, { headers: { 'x-hono-already-sent': '1' } }) as never;
   });

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Address } from 'viem';
 import { ChallengeQuerySchema, ChallengeSchema } from '../../../src-shared/schema/auth';
 import {
@@ -11,13 +11,12 @@ import {
   RevokedKeySchema,
 } from '../../../src-shared/schema/keys';
 import { ApiError } from '../../core/errors';
-import { readAddress } from '../../core/units/readAddress';
 import type { ApiKeys } from '../../services/apiKeys';
 import type { Challenges } from '../../services/challenges';
 import type { Sessions } from '../../services/sessions';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
-import { signedIn } from './authRoutes';
+import { signedInAs } from './authRoutes';
 
 const security = [{ apiKey: [] }];
 
@@ -29,7 +28,7 @@ const routes = {
     request: { query: ChallengeQuerySchema },
     responses: {
       200: { description: 'Challenge', content: { 'application/json': { schema: ChallengeSchema } } },
-      ...errorResponses(400, 503),
+      ...errorResponses(400, 429, 503),
     },
   }),
   create: createRoute({
@@ -51,7 +50,7 @@ const routes = {
           'application/json': { schema: CreatedKeySchema },
         },
       },
-      ...errorResponses(400, 401, 503),
+      ...errorResponses(400, 401, 413, 503),
     },
   }),
   list: createRoute({
@@ -86,15 +85,30 @@ const routes = {
   }),
 };
 
-/** The wallet whose keys a request may see: its API key's, or else its browser session's. */
-function callerWallet(c: Context<AppEnv>, sessions: Sessions): Address {
-  const key = c.get('apiKey');
-  if (key) return key.wallet;
-  const secret = c.get('sessionSecret');
-  if (secret !== undefined) return signedIn(sessions, secret, c.req.query('wallet')).wallet;
-  throw new ApiError('API_KEY_REQUIRED', 'this endpoint needs an API key in the x-api-key header', {
-    fix: 'Send a key of the wallet in x-api-key (create one with GET /keys/challenge, then POST /keys).',
-  });
+/**
+ * The wallet whose keys a request may see, found before the request's input is read: its API key's, or else its
+ * browser session's (NO_SESSION, SESSION_EXPIRED); API_KEY_REQUIRED with neither.
+ */
+function keyOwner(sessions: Sessions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = c.get('apiKey');
+    const secret = c.get('sessionSecret');
+    if (key) c.set('keyOwner', { wallet: key.wallet, signedIn: false });
+    else if (secret !== undefined) c.set('keyOwner', { wallet: sessions.get(secret).wallet, signedIn: true });
+    else {
+      throw new ApiError('API_KEY_REQUIRED', 'this endpoint needs an API key in the x-api-key header', {
+        fix: 'Send a key of the wallet in x-api-key (create one with GET /keys/challenge, then POST /keys).',
+      });
+    }
+    await next();
+  };
+}
+
+/** The key owner `keyOwner` found. */
+function ownerOf(c: Context<AppEnv>): Address {
+  const owner = c.get('keyOwner');
+  if (!owner) throw new Error('the keyOwner middleware did not run');
+  return owner.wallet;
 }
 
 export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys: ApiKeys, sessions: Sessions): void {
@@ -103,29 +117,27 @@ export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys
     in: 'header',
     name: 'x-api-key',
   });
-  app.openapi(routes.challenge, (c) => {
+  // Keys switched off answer KEYS_OFF, and a request for keys without a key or a session API_KEY_REQUIRED, whatever
+  // its input: both before the input is read.
+  const enabled: MiddlewareHandler<AppEnv> = async (_c, next) => {
     keys.requireEnabled();
-    return c.json(challenges.issue('key', readAddress(c.req.query('address'), 'address')), 200);
+    await next();
+  };
+  const owner = keyOwner(sessions);
+  app.openapi({ ...routes.challenge, middleware: [enabled] as const }, (c) =>
+    c.json(challenges.issue('key', c.req.valid('query').address), 200),
+  );
+  app.openapi({ ...routes.create, middleware: [enabled] as const }, async (c) => {
+    const { label, nonce, signature } = c.req.valid('json');
+    return c.json(await challenges.redeem('key', nonce, signature, (wallet) => keys.create(wallet, label)), 201);
   });
-  app.openAPIRegistry.registerPath(routes.create);
-  app.post('/keys', async (c) => {
-    const body = c.get('body');
-    keys.requireEnabled();
-    // The label is checked first, so a mistyped one does not use up the signed challenge.
-    keys.checkLabel(body.label);
-    return c.json(
-      await challenges.redeem('key', body.nonce, body.signature, (wallet) => keys.create(wallet, body.label)),
-      201,
-    );
-  });
-  app.openapi(routes.list, (c) => {
-    keys.requireEnabled();
-    const wallet = callerWallet(c, sessions);
+  app.openapi({ ...routes.list, middleware: [enabled, owner] as const }, (c) => {
+    const wallet = ownerOf(c);
+    const named = c.req.valid('query').wallet;
+    if (c.get('keyOwner')?.signedIn && named !== undefined) signedInAs(wallet, named);
     return c.json({ wallet, keys: keys.list(wallet) }, 200);
   });
-  app.openapi(routes.revoke, (c) => {
-    keys.requireEnabled();
-    const wallet = callerWallet(c, sessions);
-    return c.json({ key: keys.revoke(wallet, c.req.param('id')) }, 200);
-  });
+  app.openapi({ ...routes.revoke, middleware: [enabled, owner] as const }, (c) =>
+    c.json({ key: keys.revoke(ownerOf(c), c.req.valid('param').id) }, 200),
+  );
 }

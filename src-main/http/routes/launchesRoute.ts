@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { DEFAULT_PAGE, LaunchesQuerySchema, LaunchPageSchema, MAX_PAGE } from '../../../src-shared/schema/launches';
-import { ApiError } from '../../core/errors';
+import { LaunchesQuerySchema, LaunchPageSchema } from '../../../src-shared/schema/launches';
 import type { IndexStore, ListedLaunch } from '../../store/indexStore';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
@@ -20,32 +19,6 @@ const route = createRoute({
     ...errorResponses(400),
   },
 });
-
-function readAfter(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  if (!/^\d{1,15}$/.test(value)) {
-    throw new ApiError('INVALID_CURSOR', `after must be a block number (digits only), not "${value.slice(0, 40)}"`, {
-      field: 'after',
-    });
-  }
-  return Number(value);
-}
-
-function readLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_PAGE;
-  const limit = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= MAX_PAGE)) {
-    throw new ApiError(
-      'INVALID_BODY',
-      `limit must be a whole number from 1 to ${MAX_PAGE}, not "${value.slice(0, 40)}"`,
-      {
-        field: 'limit',
-        fix: `Send limit from 1 to ${MAX_PAGE}, or leave it out for ${DEFAULT_PAGE}.`,
-      },
-    );
-  }
-  return limit;
-}
 
 /** A logo stored on this server is kept as its path; the answer carries the link at the origin it was asked on. */
 export function imageLink(image: string | null, origin: string): string | null {
@@ -71,10 +44,9 @@ export function launchItem(launch: ListedLaunch, origin: string) {
 
 export function launchesRoute(app: OpenAPIHono<AppEnv>, index: IndexStore): void {
   app.openapi(route, (c) => {
-    const after = readAfter(c.req.query('after'));
-    const limit = readLimit(c.req.query('limit'));
-    const launches = after === null ? index.newestLaunches(limit) : index.launchesAfter(after, limit);
-    const newest = after === null ? launches[0] : launches[launches.length - 1];
+    const { after, limit } = c.req.valid('query');
+    const launches = after === undefined ? index.newestLaunches(limit) : index.launchesAfter(after, limit);
+    const newest = after === undefined ? launches[0] : launches[launches.length - 1];
     const origin = new URL(c.req.url).origin;
     return c.json({ launches: launches.map((launch) => launchItem(launch, origin)), next: newest?.block ?? null }, 200);
   });

@@ -66,9 +66,8 @@ function storedImageJson(stored: StoredImage) {
 export function mediaRoute(app: OpenAPIHono<AppEnv>, media: MediaStore, options: MediaRouteOptions = {}): void {
   const perMinute = options.uploadsPerMinute ?? UPLOADS_PER_MINUTE;
   if (perMinute !== false) app.use(MEDIA_UPLOAD_PATH, rateLimit({ perMinute, what: 'image uploads' }));
-  // Documented, but the body is read by the store (streamed, capped at 5 MB), not by the JSON validator.
-  app.openAPIRegistry.registerPath(uploadRoute);
-  app.post(MEDIA_UPLOAD_PATH, async (c) => {
+  // The body is the image itself, read by the store (streamed, capped at 5 MB): no schema validator runs on bytes.
+  app.openapi(uploadRoute, async (c) => {
     requireImageType(c.req.header('content-type'));
     const stored = await media.receiveImage(
       c.req.raw.body,

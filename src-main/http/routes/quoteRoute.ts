@@ -1,11 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import type { z } from 'zod';
-import { QuoteQuerySchema, TradeQuoteSchema } from '../../../src-shared/schema/quote';
+import { type QuoteQuery, QuoteQuerySchema, TradeQuoteSchema } from '../../../src-shared/schema/quote';
 import type { QuoteService } from '../../services/quoteService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
-import { readTradeInput, tradeJson } from '../tradeInput';
+import { tradeJson, tradeRequest } from '../tradeInput';
 
 const route = createRoute({
   method: 'get',
@@ -19,16 +18,15 @@ const route = createRoute({
 });
 
 /**
- * GET /quote's answer to a query that passed QuoteQuerySchema: the trade's terms checked and quoted on the pool's
- * current state. Shared by the route and the lean route in front of the app (leanQuote), so both answer alike.
+ * GET /quote's answer to a query read by QuoteQuerySchema: the trade quoted on the pool's current state. Shared by the
+ * route and the lean route in front of the app (leanQuote), so both answer alike.
  */
 export async function answerQuote(
-  query: z.output<typeof QuoteQuerySchema>,
+  query: QuoteQuery,
   tokens: TokenRegistry,
   quotes: QuoteService,
 ): Promise<ReturnType<typeof tradeJson>> {
-  const { token, side, amount, exact, slippageBps } = query;
-  return tradeJson(await quotes.quote(await readTradeInput({ token, side, amount, exact, slippageBps }, tokens)));
+  return tradeJson(await quotes.quote(await tradeRequest(query, tokens)));
 }
 
 export function quoteRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, quotes: QuoteService): void {

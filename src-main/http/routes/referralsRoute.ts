@@ -10,7 +10,6 @@ import {
   RegistrationSchema,
 } from '../../../src-shared/schema/referrals';
 import { linkBaseOf, referralLink } from '../../core/appPages';
-import { readAddress } from '../../core/units/readAddress';
 import type { Challenges } from '../../services/challenges';
 import type { LifetimeWeeks } from '../../services/lifetimeWeeks';
 import type { ReferralRecords } from '../../services/referralRecords';
@@ -25,7 +24,8 @@ const challengeRoute = createRoute({
   request: { query: ChallengeQuerySchema },
   responses: {
     200: { description: 'Challenge', content: { 'application/json': { schema: ChallengeSchema } } },
-    ...errorResponses(400),
+    // 429: challenges per address and minute, shared with the key and sign-in challenges.
+    ...errorResponses(400, 429),
   },
 });
 
@@ -41,7 +41,7 @@ const registerRoute = createRoute({
         'application/json': { schema: RegistrationSchema },
       },
     },
-    ...errorResponses(400, 401),
+    ...errorResponses(400, 401, 413),
   },
 });
 
@@ -95,7 +95,7 @@ const claimRoute = createRoute({
         'application/json': { schema: ClaimBuildSchema },
       },
     },
-    ...errorResponses(400, 422, 429, 503),
+    ...errorResponses(400, 413, 422, 429, 503),
   },
 });
 
@@ -107,27 +107,23 @@ export function referralsRoute(
   weeks: LifetimeWeeks,
   publicLinkBase: string,
 ): void {
-  app.openapi(challengeRoute, (c) =>
-    c.json(challenges.issue('referral', readAddress(c.req.query('address'), 'address')), 200),
-  );
+  app.openapi(challengeRoute, (c) => c.json(challenges.issue('referral', c.req.valid('query').address), 200));
   app.openapi(linkRoute, (c) => {
-    const referrer = readAddress(c.req.param('address'), 'address');
-    const path = c.req.query('path');
-    return c.json({ referrer, path: path ?? '', link: referralLink(publicLinkBase, path, referrer) }, 200);
+    const { address: referrer } = c.req.valid('param');
+    const { path } = c.req.valid('query');
+    return c.json({ referrer, path, link: referralLink(publicLinkBase, path, referrer) }, 200);
   });
-  app.openAPIRegistry.registerPath(registerRoute);
-  app.openAPIRegistry.registerPath(claimRoute);
-  app.post('/build/claim', async (c) => c.json(await weeks.buildClaim(c.get('body')), 200));
-  app.openapi(recordRoute, async (c) =>
-    c.json(await records.record(readAddress(c.req.param('address'), 'address'), linkBaseOf(publicLinkBase)), 200),
-  );
-  app.post('/referrals/register', async (c) => {
-    const body = c.get('body');
-    const registration = await challenges.redeem('referral', body.nonce, body.signature, (address) => ({
+  app.openapi(registerRoute, async (c) => {
+    const { nonce, signature } = c.req.valid('json');
+    const registration = await challenges.redeem('referral', nonce, signature, (address) => ({
       address,
       registered: true as const,
       registeredAt: registry.register(address).toISOString(),
     }));
     return c.json(registration, 200);
   });
+  app.openapi(claimRoute, async (c) => c.json(await weeks.buildClaim(c.req.valid('json')), 200));
+  app.openapi(recordRoute, async (c) =>
+    c.json(await records.record(c.req.valid('param').address, linkBaseOf(publicLinkBase)), 200),
+  );
 }

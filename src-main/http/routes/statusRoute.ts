@@ -4,6 +4,7 @@ import type { ChainContext } from '../../chain/connectChain';
 import type { Indexer } from '../../services/indexer/indexer';
 import type { LifetimeWeeks } from '../../services/lifetimeWeeks';
 import type { AppEnv } from '../env';
+import { errorResponses } from '../schemas';
 
 /** How the service follows the chain's blocks, for /status. */
 async function chainStatus(chain: ChainContext): Promise<ChainStatus> {
@@ -49,6 +50,7 @@ const route = createRoute({
         },
       },
     },
+    ...errorResponses(),
   },
 });
 

@@ -1,12 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import {
-  DEFAULT_TRADES,
-  MAX_TRADES,
-  TokenParamsSchema,
-  TokenTradesQuerySchema,
-  TokenTradesSchema,
-} from '../../../src-shared/schema/tokens';
-import { ApiError } from '../../core/errors';
+import { TokenParamsSchema, TokenTradesQuerySchema, TokenTradesSchema } from '../../../src-shared/schema/tokens';
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
 import type { TokenMarket, TokenMarketState } from '../../services/tokenMarket';
 import type { TokenRegistry } from '../../services/tokenRegistry';
@@ -28,22 +21,6 @@ const route = createRoute({
     ...errorResponses(400, 503),
   },
 });
-
-function readLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_TRADES;
-  const limit = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= MAX_TRADES)) {
-    throw new ApiError(
-      'INVALID_BODY',
-      `limit must be a whole number from 1 to ${MAX_TRADES}, not "${value.slice(0, 40)}"`,
-      {
-        field: 'limit',
-        fix: `Send limit from 1 to ${MAX_TRADES}, or leave it out for ${DEFAULT_TRADES}.`,
-      },
-    );
-  }
-  return limit;
-}
 
 /** A GET /tokens/{address}/trades item; with its token, the data of the event stream's trade events. */
 export function tokenTradeItem(trade: IndexedTrade) {
@@ -83,8 +60,8 @@ export function tokenTradesRoute(
   market: TokenMarket,
 ): void {
   app.openapi(route, async (c) => {
-    const facts = await tokens.get(c.req.param('address'), 'address');
-    const limit = readLimit(c.req.query('limit'));
+    const { limit } = c.req.valid('query');
+    const facts = await tokens.get(c.req.valid('param').address, 'address');
     const state = await market.of(facts);
     return c.json({ trades: index.tradesOf(facts.address, limit).map(tokenTradeItem), market: marketJson(state) }, 200);
   });

@@ -19,7 +19,7 @@ const route = createRoute({
 
 export function tokensRoute(app: OpenAPIHono<AppEnv>, tokens: TokenRegistry, index: IndexStore): void {
   app.openapi(route, async (c) => {
-    const facts = await tokens.get(c.req.param('address'), 'address');
+    const facts = await tokens.get(c.req.valid('param').address, 'address');
     const launch = index.launch(facts.address);
     return c.json(
       {

@@ -9,5 +9,5 @@ export type LaunchPage = components['schemas']['LaunchPage'];
 
 /** The newest launches (newest first), or with `after` every launch since that block (oldest first). */
 export function fetchLaunches(after?: number): Promise<LaunchPage> {
-  return answerOf(api.GET('/launches', { params: { query: after === undefined ? {} : { after: String(after) } } }));
+  return answerOf(api.GET('/launches', { params: { query: after === undefined ? {} : { after } } }));
 }

@@ -32,9 +32,7 @@ export async function fetchToken(address: string): Promise<TokenInfo> {
 
 /** The token's latest trades (newest first) and its market now. */
 export function fetchTokenTrades(address: string, limit: number): Promise<TokenTrades> {
-  return answerOf(
-    api.GET('/tokens/{address}/trades', { params: { path: { address }, query: { limit: String(limit) } } }),
-  );
+  return answerOf(api.GET('/tokens/{address}/trades', { params: { path: { address }, query: { limit } } }));
 }
 
 /** Read from the chain, not the index, so a trade just confirmed shows at once. */
@@ -44,7 +42,7 @@ export function fetchBalances(wallet: string, token: string): Promise<Balances> 
 
 /** What the trade gets right now; sends nothing. */
 export function fetchQuote(ask: TradeAsk): Promise<TradeQuote> {
-  return answerOf(api.GET('/quote', { params: { query: { ...ask, slippageBps: String(ask.slippageBps) } } }));
+  return answerOf(api.GET('/quote', { params: { query: ask } }));
 }
 
 /**

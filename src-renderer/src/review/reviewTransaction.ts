@@ -5,14 +5,13 @@ import type { TxSummary } from '../../../src-shared/inspect/decodeCall';
 import { inspectBuild } from '../../../src-shared/inspect/inspectBuild';
 import { readSettings } from '../../../src-shared/inspect/readSettings';
 import {
-  type FilledTxJson,
   headlineOf,
   interestWarnings,
   ledgerView,
   type PersonsChoice,
   sameCall,
 } from '../../../src-shared/inspect/signingView';
-import type { UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
+import type { PreparedTx, UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
 import type { BuildAnswer, UserRequest } from '../wallet/sendBuild';
 import { type FlowAmount, type MoneyFlow, moneyFlowOf } from './moneyFlow';
 import { requestChecks } from './requestChecks';
@@ -56,7 +55,7 @@ function tradeTitle(fn: string, flow: MoneyFlow): string | null {
 
 /** How main filled the transaction for signing, or why it would not. */
 export type Prepared =
-  | { ok: true; id: string; tx: FilledTxJson; ledger: boolean }
+  | { ok: true; id: string; tx: PreparedTx; ledger: boolean }
   | { ok: false; message: string }
   | null;
 

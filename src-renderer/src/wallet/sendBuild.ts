@@ -1,7 +1,6 @@
 import type { Address } from 'viem';
 import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
-import type { FilledTxJson } from '../../../src-shared/inspect/signingView';
-import type { UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
+import type { PreparedTx, UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
 import { dollarsNow } from '../api/dollars';
 import { failureOf } from '../failureOf';
 import type { LaunchFacts } from '../review/LaunchSummary';
@@ -243,7 +242,7 @@ export async function sendBuild<B extends BuildAnswer>(action: {
  */
 async function prepare(tx: UnsignedTxJson): Promise<Prepared> {
   try {
-    const prepared = await invoke<{ id: string; tx: FilledTxJson }>('tx.prepare', { tx });
+    const prepared = await invoke<{ id: string; tx: PreparedTx }>('tx.prepare', { tx });
     return { ok: true, id: prepared.id, tx: prepared.tx, ledger: useWallet.getState().status?.active === 'ledger' };
   } catch (cause) {
     const failure = failureOf(cause);
