@@ -13,8 +13,8 @@ declare module 'autocannon' {
     method?: 'GET' | 'POST';
     headers?: Record<string, string>;
     body?: string;
-    /** Requests sent in turn on each connection; `setupRequest` may rewrite each one (its path, for instance). */
-    requests?: { setupRequest?: (request: RequestShape) => RequestShape }[];
+    /** Requests sent in turn on each connection (built once each); `setupRequest` rewrites one before each send. */
+    requests?: (RequestShape & { setupRequest?: (request: RequestShape) => RequestShape })[];
   }
 
   export interface RequestShape {

@@ -66,7 +66,7 @@ try {
   console.log(`Running the tests on Node ${version}: vitest run ${vitestArgs.join(' ')}`);
   // The other Node first on PATH, so whatever the tests start as `node` is that Node too.
   const env = { ...process.env, PATH: `${join(home, 'bin')}:${process.env.PATH ?? ''}` };
-  status = run(node, [require.resolve('vitest/vitest.mjs'), 'run', ...vitestArgs], ROOT, env);
+  status = run(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...vitestArgs], ROOT, env);
 } finally {
   rmSync(installed, { force: true });
   renameSync(aside, installed);
