@@ -46,6 +46,17 @@ const limitedLeanStatuses: number[] = [];
 
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
+/** The lean routes, each noting in `statuses` the status of every answer it gave itself. */
+const countedRoutes = (routes: LeanRoute[], statuses: number[]) =>
+  routes.map(
+    (route): LeanRoute =>
+      (req, res) => {
+        const took = route(req, res);
+        if (took) res.once('finish', () => statuses.push(res.statusCode));
+        return took;
+      },
+  );
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'lean-quote-'));
   const chain = await connectChain({ network: 'devnet', deploymentsDir: '/nonexistent' });
@@ -59,28 +70,14 @@ beforeAll(async () => {
     logger,
   });
   const app = createApp(services);
-  const counted = leanRoutes(services).map(
-    (route): LeanRoute =>
-      (req, res) => {
-        const took = route(req, res);
-        if (took) res.once('finish', () => leanStatuses.push(res.statusCode));
-        return took;
-      },
-  );
+  const counted = countedRoutes(leanRoutes(services), leanStatuses);
   expect(counted).toHaveLength(1);
   const checked = { checkAnswers: answers.check };
   servers.push(await listenApi(app.fetch, 0, counted, checked), await listenApi(app.fetch, 0, [], checked));
   // With the spec's limits, as the service starts by default: every quote must reach the one quote limiter, whichever
   // path answers it.
   const withLimits = { ...services, rateLimits: DEFAULT_RATE_LIMITS };
-  const countedLimited = leanRoutes(withLimits).map(
-    (route): LeanRoute =>
-      (req, res) => {
-        const took = route(req, res);
-        if (took) res.once('finish', () => limitedLeanStatuses.push(res.statusCode));
-        return took;
-      },
-  );
+  const countedLimited = countedRoutes(leanRoutes(withLimits), limitedLeanStatuses);
   servers.push(await listenApi(createApp(withLimits).fetch, 0, countedLimited, checked));
   [lean, appOnly, limited] = servers.map(portOf) as [number, number, number];
   // Every answer of the three servers, the lean route's above all, is held to the served OpenAPI document.
