@@ -11,8 +11,6 @@ export interface LoadOptions {
   maxRequests: number;
   /** A request slower than this is abandoned and counted as an error. */
   timeoutMs?: number;
-  /** The URL of the n-th request (0-based), on the same origin as `url`; `url` itself when absent. */
-  urlOf?: (n: number) => string;
 }
 
 export interface LoadResult {
@@ -43,7 +41,7 @@ export async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> 
   const deadline = started + options.durationMs;
   let issued = 0;
 
-  const once = (n: number) =>
+  const once = () =>
     new Promise<void>((resolve) => {
       const sent = performance.now();
       // A connection dropped mid-body reports on both the request and the response; count it once.
@@ -55,12 +53,7 @@ export async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> 
         result.firstFailure ??= reason;
         resolve();
       };
-      const url = options.urlOf ? new URL(options.urlOf(n)) : target;
-      if (url.origin !== target.origin) {
-        fail(`urlOf must stay on ${target.origin}, not ${url.origin}`);
-        return;
-      }
-      const req = request(url, { agent, method: 'GET', timeout: timeoutMs }, (res) => {
+      const req = request(target, { agent, method: 'GET', timeout: timeoutMs }, (res) => {
         res.on('data', () => {});
         res.on('error', (error) => fail(error.message));
         res.on('end', () => {
@@ -81,7 +74,8 @@ export async function closedLoopLoad(options: LoadOptions): Promise<LoadResult> 
 
   const worker = async () => {
     while (performance.now() < deadline && issued < options.maxRequests) {
-      await once(issued++);
+      issued++;
+      await once();
       result.requests++;
     }
   };

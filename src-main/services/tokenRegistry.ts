@@ -50,8 +50,8 @@ export interface LaunchLookup {
 export class TokenRegistry {
   private readonly cache = new Map<Address, Promise<TokenFacts>>();
   private readonly currencies = new Map<Address, Promise<Currency>>();
-  /** Facts already read, by the token field exactly as a request sent it (any case): see `peek`. */
-  private readonly byField = new Map<string, TokenFacts>();
+  /** What the cached reads resolved to, by the same key: see `peek`. */
+  private readonly resolved = new Map<Address, TokenFacts>();
 
   constructor(
     private readonly chain: ChainContext,
@@ -70,28 +70,30 @@ export class TokenRegistry {
     if (!facts) {
       facts = this.read(key);
       this.cache.set(key, facts);
-      // Unknown tokens and failed reads are not kept: a token launched a moment later must be found.
-      facts.catch(() => this.cache.delete(key));
-      if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value as Address);
-    }
-    if (typeof address === 'string' && !this.byField.has(address)) {
-      facts.then(
+      const reading = facts;
+      reading.then(
         (read) => {
-          this.byField.set(address, read);
-          if (this.byField.size > MAX_CACHED) this.byField.delete(this.byField.keys().next().value as string);
+          if (this.cache.get(key) === reading) this.resolved.set(key, read);
         },
-        () => {},
+        // Unknown tokens and failed reads are not kept: a token launched a moment later must be found.
+        () => this.cache.delete(key),
       );
+      if (this.cache.size > MAX_CACHED) {
+        const oldest = this.cache.keys().next().value as Address;
+        this.cache.delete(oldest);
+        this.resolved.delete(oldest);
+      }
     }
     return facts;
   }
 
   /**
-   * The facts `get(field)` resolved to before, without waiting or checking the address again (its checksum costs a
-   * keccak): the quote's fast path. Undefined for a field not seen yet, or one that failed.
+   * The facts `get` resolved to for this checksummed address, without waiting or reading the address again (its
+   * checksum costs a keccak): the quote's fast path, whose schema has already checksummed it. Undefined for a token
+   * not read yet, or one whose read failed.
    */
-  peek(field: string): TokenFacts | undefined {
-    return this.byField.get(field);
+  peek(address: Address): TokenFacts | undefined {
+    return this.resolved.get(address);
   }
 
   /** A currency's decimals and symbol; WBNB is shown as BNB, since the router pays and receives it natively. */
