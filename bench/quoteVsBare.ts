@@ -5,6 +5,7 @@ import { type RunningServer, startServer } from './loadMix';
 import { cpuMs } from './procStats';
 import { type ReferenceServer, startBare, startTrivial } from './referenceServers';
 import { withTempDir } from './tempDir';
+import { wrkLoad, wrkPath } from './wrkLoad';
 
 const CONNECTIONS = 32;
 const WARMUP_S = 2;
@@ -22,9 +23,9 @@ const HEADROOM_TARGET: Goal = { op: '>=', value: 1.5 };
 const ZERO: Goal = { op: '=', value: 0 };
 /**
  * Amounts each connection cycles through on the distinct-amount targets; the service keeps no answer, so none of them
- * can be answered from an earlier one. The requests are built once (see autocannonLoad), and few: autocannon copies
- * them into each connection, and with 4,096 its own cost per request doubled (38 µs against 17 measured on the bare
- * server), which made it the bottleneck again.
+ * can be answered from an earlier one. The requests are built once, and few: autocannon copies them into each
+ * connection, and with 4,096 its own cost per request doubled (38 µs against 17 measured on the bare server); wrk
+ * builds them once per thread.
  */
 const DISTINCT_AMOUNTS = 64;
 const RATE_LIMITED = '429';
@@ -44,6 +45,8 @@ interface Measured extends AutocannonResult {
   rps: number;
   /** The answering process's CPU over the measured slices, in % of one core. */
   serverCpu: number;
+  /** The answering process's CPU over the measured slices, in ms. */
+  serverCpuMs: number;
   /** This process's (the generator's) CPU over the measured slices, in % of one core. */
   generatorCpu: number;
 }
@@ -53,7 +56,7 @@ interface Measured extends AutocannonResult {
  * slices. The machine's other load drifts over seconds (the bench shares its 2 cores): taken in turn, the service and
  * the references meet the same drift, where measured one after the other their ratio moved by 15 points.
  */
-async function measureInTurn(targets: readonly Target[]): Promise<Map<Target, Measured>> {
+async function measureInTurn(targets: readonly Target[], loadOf: Generator): Promise<Map<Target, Measured>> {
   for (const target of targets) await loadOf(target, WARMUP_S);
   const totals = new Map<Target, Measured>(
     targets.map((t) => [
@@ -67,6 +70,7 @@ async function measureInTurn(targets: readonly Target[]): Promise<Map<Target, Me
         statuses: {},
         rps: 0,
         serverCpu: 0,
+        serverCpuMs: 0,
         generatorCpu: 0,
       },
     ]),
@@ -75,9 +79,7 @@ async function measureInTurn(targets: readonly Target[]): Promise<Map<Target, Me
   for (let slice = 0; slice < SLICES; slice++) {
     for (const target of targets) {
       const serverBefore = cpuMs(target.pid);
-      const ownBefore = process.cpuUsage();
       const r = await loadOf(target, SLICE_S);
-      const own = process.cpuUsage(ownBefore);
       const total = totals.get(target) as Measured;
       total.requests += r.requests;
       total.elapsedMs += r.elapsedMs;
@@ -85,8 +87,10 @@ async function measureInTurn(targets: readonly Target[]): Promise<Map<Target, Me
       total.errors += r.errors;
       for (const [code, count] of Object.entries(r.statuses))
         total.statuses[code] = (total.statuses[code] ?? 0) + count;
-      total.serverCpu += cpuMs(target.pid) - serverBefore;
-      total.generatorCpu += (own.user + own.system) / 1000;
+      const serverSpent = cpuMs(target.pid) - serverBefore;
+      total.serverCpu += serverSpent;
+      total.generatorCpu += r.cpuMs;
+      total.serverCpuMs += serverSpent;
       p50s.get(target)?.push(r.latencyP50Ms);
     }
   }
@@ -101,9 +105,40 @@ async function measureInTurn(targets: readonly Target[]): Promise<Map<Target, Me
   return totals;
 }
 
-function loadOf(target: Target, durationS: number): Promise<AutocannonResult> {
-  const { url, paths } = target;
-  return autocannonLoad({ url, connections: CONNECTIONS, durationS, ...(paths ? { paths } : {}) });
+/** Sends a target closed-loop load for a while; says what came back and the generator's own CPU time. */
+type Generator = (target: Target, durationS: number) => Promise<AutocannonResult & { cpuMs: number }>;
+
+/**
+ * wrk when the machine has it (Debian's package `wrk`), in a process of its own; else autocannon in this process,
+ * which on 2 cores reaches only 1.1-1.3x the bare server's rate, so the bench then prints no share (see HEADROOM).
+ */
+function generatorIn(dir: string): { name: string; load: Generator } {
+  const wrk = wrkPath();
+  if (wrk) {
+    return {
+      name: 'wrk',
+      load: ({ url, paths, expected }, durationS) =>
+        wrkLoad(wrk, dir, {
+          url,
+          connections: CONNECTIONS,
+          durationS,
+          ...(paths ? { paths } : {}),
+          countStatuses: expected !== undefined,
+        }),
+    };
+  }
+  process.stderr.write(
+    'quote-vs-bare: wrk is not installed (apt-get install wrk); autocannon generates the load, and on 2 cores it is likely to be the bottleneck\n',
+  );
+  return {
+    name: 'autocannon',
+    load: async ({ url, paths }, durationS) => {
+      const before = process.cpuUsage();
+      const result = await autocannonLoad({ url, connections: CONNECTIONS, durationS, ...(paths ? { paths } : {}) });
+      const own = process.cpuUsage(before);
+      return { ...result, cpuMs: (own.user + own.system) / 1000 };
+    },
+  };
 }
 
 function rowsOf(target: Target, m: Measured): Row[] {
@@ -117,6 +152,11 @@ function rowsOf(target: Target, m: Measured): Row[] {
     },
     { name: `${target.label} latency p50 (median of slices)`, value: m.latencyP50Ms, unit: 'ms' },
     { name: `${target.label} answering process CPU`, value: m.serverCpu, unit: '% of a core' },
+    {
+      name: `${target.label} answering process CPU per answer`,
+      value: (m.serverCpuMs * 1000) / m.requests,
+      unit: 'µs',
+    },
     { name: `${target.label} load generator CPU`, value: m.generatorCpu, unit: '% of a core' },
   ];
   if (target.expected) {
@@ -152,12 +192,13 @@ async function seedToken(api: string): Promise<string> {
 
 /**
  * GET /quote and GET /settings of the headless server (its own process, devnet) beside a bare node:http server
- * answering the same bytes, all measured in turn by autocannon in this process; the ratio is how much of the
+ * answering the same bytes, all measured in turn by wrk (see generatorIn); the ratio is how much of the
  * machine's loopback HTTP the service reaches. The generator's own ceiling is measured too, against a responder that
  * does no HTTP parsing at all: the ratio is printed only when that ceiling is at least 1.5 times the bare server's
  * rate, so that the bare figure is the server's limit and not the generator's. /quote is measured with rate limits
  * off (one amount repeated, and 64 amounts in turn, none of which the service could answer from an earlier answer) and with
- * the default limits on (past the minute's allowance the limiter answers 429, which is what it then measures).
+ * the default limits on (past the minute's allowance the limiter answers 429, which is what it then measures). Each
+ * target's CPU per answer is printed too: the answering process's CPU over its slices, by the answers it gave.
  */
 export const quoteVsBare: Benchmark = {
   id: 'quote-vs-bare',
@@ -195,7 +236,9 @@ export const quoteVsBare: Benchmark = {
                   .slice(-17)}`,
             );
           const distinctPaths = distinctOf(off.url, token);
-          const conn = `(${CONNECTIONS} conn)`;
+          // wrk's script is written beside the limits-on server's data, and removed with it.
+          const generator = generatorIn(onDir);
+          const conn = `(${CONNECTIONS} conn, ${generator.name})`;
           const ceiling: Target = {
             label: `trivial responder, /quote's bytes, the generator's ceiling ${conn}`,
             url: trivial.url,
@@ -233,7 +276,7 @@ export const quoteVsBare: Benchmark = {
             pid: bareSettings.pid,
           };
           const order = [ceiling, bareOfQuote, distinct, repeated, limited, settings, bareOfSettings];
-          const measured = await measureInTurn(order);
+          const measured = await measureInTurn(order, generator.load);
           const of = (t: Target) => measured.get(t) as Measured;
           const rows = order.flatMap((t) => rowsOf(t, of(t)));
           const headroom = of(ceiling).rps / of(bareOfQuote).rps;

@@ -32,7 +32,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   confirmedToListedBench,
   botStream,
   bscCadence,
-  // Last: its load generator runs here, and the servers it compares in processes of their own.
+  // Last: it takes both cores (the servers it compares and its load generator, each in processes of their own).
   quoteVsBare,
 ];
 
