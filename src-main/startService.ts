@@ -20,6 +20,7 @@ import { BuiltApprovals } from './services/builtApprovals';
 import { Challenges } from './services/challenges';
 import { seedDevnet } from './services/devnetSeed';
 import { DollarPrices } from './services/dollarPrices';
+import { HeadChain } from './services/indexer/headChain';
 import { Indexer } from './services/indexer/indexer';
 import { Intents } from './services/intents';
 import { LaunchImages } from './services/launchImages';
@@ -28,6 +29,7 @@ import { LifetimeIncome } from './services/lifetimeIncome';
 import { LifetimeWeeks } from './services/lifetimeWeeks';
 import { MediaStore, type MediaStoreOptions } from './services/mediaStore';
 import { PoolStateService } from './services/poolStateService';
+import { Positions } from './services/positions';
 import { QuoteService } from './services/quoteService';
 import { ReferralRecords } from './services/referralRecords';
 import { ReferrerEligibility } from './services/referrerEligibility';
@@ -168,6 +170,8 @@ export interface RunningService {
 
 export interface Services extends AppDeps {
   images: LaunchImages;
+  /** The blocks at the head above the confirmed one, for GET /events' head events; null with 0 confirmations. */
+  headChain: HeadChain | null;
   /** The approval steps the builds made, which main's last guard alone lets through. */
   builtApprovals: BuiltApprovals;
   prices: DollarPrices;
@@ -200,9 +204,15 @@ export function composeServices(
     ...options.media,
   });
   const images = new LaunchImages(db, media, logger.child({ component: 'media' }));
-  const stream = new EventStream(index, () => indexer.indexedHead(), options.eventStream);
+  const confirmations = options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS);
+  const stream = new EventStream(
+    index,
+    () => indexer.indexedHead(),
+    options.eventStream,
+    confirmations > 0 ? (confirmed) => headChain?.blocksAbove(confirmed) ?? [] : null,
+  );
   const indexer = new Indexer(chain, index, {
-    confirmations: options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS),
+    confirmations,
     // BSC's fast finality where the node answers the `finalized` tag; the embedded EVM (devnet, fork) confirms every
     // block at once.
     finalized: !chain.devnet,
@@ -215,8 +225,20 @@ export function composeServices(
       if (events > 0) images.poke();
       weeks.poke();
     },
-    onRollBack: (cursor) => stream.rolledBack(cursor.block),
+    onRollBack: (cursor) => {
+      stream.rolledBack(cursor.block);
+      headChain?.poke();
+    },
   });
+  // With 0 confirmations every block is confirmed as it is made: nothing is ever at the head unconfirmed.
+  const headChain =
+    confirmations > 0
+      ? new HeadChain(chain, {
+          confirmed: () => indexer.indexedHead(),
+          onChange: () => stream.notify(),
+          log: logger.child({ component: 'indexer' }),
+        })
+      : null;
   const now = options.now ?? Date.now;
   const challenges = new Challenges(db, chain.chainId, now);
   const keys = new ApiKeys(db, options.keys ?? true, now);
@@ -225,7 +247,7 @@ export function composeServices(
   const intents = new Intents(db, chain, now);
   const settings = new SettingsService(chain);
   const tokens = new TokenRegistry(chain, index);
-  const quotes = new QuoteService(new PoolStateService(chain), settings);
+  const quotes = new QuoteService(new PoolStateService(chain), settings, prices);
   const eligibility = new ReferrerEligibility(chain, referrers, {
     isCreator: (wallet) => index.isCreator(wallet),
     indexedBlock: () => indexer.indexedBlock(),
@@ -252,6 +274,13 @@ export function composeServices(
     logger.child({ component: 'referrals' }),
   );
   const market = new TokenMarket(chain, index, { pools: quotes, prices });
+  const positions = new Positions({
+    trades: (wallet) => index.walletTrades(wallet),
+    tokens,
+    pools: quotes,
+    prices,
+    chain,
+  });
   // Earnings windows (24 h, 7 days, active in 30 days) are measured against trades' block times: the chain's clock,
   // which a rehearsal may have moved ahead of the wall clock.
   const chainNowMs = () => chainClockMs(chain.devnet, now());
@@ -277,6 +306,7 @@ export function composeServices(
     media,
     index,
     indexer,
+    headChain,
     images,
     challenges,
     keys,
@@ -286,6 +316,7 @@ export function composeServices(
     referralRecords,
     weeks,
     market,
+    positions,
     events: stream,
     builtApprovals,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
@@ -325,6 +356,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const services = composeServices(chain, db, { ...options, logger });
     const {
       indexer: startedIndexer,
+      headChain,
       media,
       launches,
       builds,
@@ -377,6 +409,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     media.setOrigin(origin);
+    // Before the indexer: each new block is read at the head first, since a bot waits for that, not for the index.
+    headChain?.start();
     indexer.start();
     // Logos left unresolved by an earlier run are looked for at once, not only when new launches come.
     images.poke();
@@ -405,6 +439,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       seeded,
       close: async () => {
         await seeded;
+        await headChain?.stop();
         await running.stop();
         services.events.close();
         await images.stop();

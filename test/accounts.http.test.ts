@@ -40,12 +40,16 @@ const send = (method: string, path: string, body?: unknown, headers: Record<stri
   }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
 
 /** Gets a challenge for the wallet and signs it with `signer` (the wallet itself unless told otherwise). */
-async function signed(path: string, wallet: number, signer = wallet) {
+async function signedChallenge(path: string, wallet: number, signer = wallet) {
   const challenge = await s.api.get(`${path}?address=${account(wallet).address}`);
   expect(challenge.status).toBe(200);
   const signature = await account(signer).signMessage({ message: challenge.body.message });
-  return { nonce: challenge.body.nonce as string, signature, challenge: challenge.body };
+  return { pair: { nonce: challenge.body.nonce as string, signature }, challenge: challenge.body };
 }
+
+/** The nonce and signature of a signed challenge: the body the endpoints that redeem one take, and nothing else. */
+const signed = async (path: string, wallet: number, signer = wallet) =>
+  (await signedChallenge(path, wallet, signer)).pair;
 
 const buy = (wallet: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   send('POST', '/build/buy', { wallet: account(wallet).address, token, amount: '0.01', ...extra }, headers);
@@ -53,7 +57,7 @@ const buy = (wallet: number, extra: Record<string, unknown> = {}, headers: Recor
 describe('referrer registration', () => {
   it('issues a challenge with the exact message, an expiry five minutes out and the next step', async () => {
     const before = now();
-    const { challenge } = await signed('/referrals/challenge', 5);
+    const { challenge } = await signedChallenge('/referrals/challenge', 5);
     expect(challenge.nonce).toMatch(/^[0-9a-f]{32}$/);
     expect(challenge.expires).toBeGreaterThanOrEqual(before + 5 * 60_000);
     expect(challenge.expires).toBeLessThanOrEqual(now() + 5 * 60_000);

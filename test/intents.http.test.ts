@@ -350,7 +350,7 @@ describe('transaction reporting proves the request was fulfilled', () => {
       expect(other.status, JSON.stringify(other.body)).toBe(200);
       const receipt = await s.api.signAndSend(USER, other.body.tx);
       const answer = await report(id, receipt.transactionHash);
-      expect([answer.status, answer.body.error.code], JSON.stringify(body)).toEqual([400, 'WRONG_TRANSACTION']);
+      expect([answer.status, answer.body.error.code], JSON.stringify(body)).toEqual([400, 'WRONG_CONTRACT']);
     }
     // A sale needs the Permit2 approval first; its hash is no trade of this request either.
     const sell = await call('/build/sell', { body: { wallet: account(USER).address, token, amount: '1' } });
@@ -360,7 +360,7 @@ describe('transaction reporting proves the request was fulfilled', () => {
         ? (await call('/build/sell', { body: { wallet: account(USER).address, token, amount: '1' } })).body
         : sell.body;
     const sold = await s.api.signAndSend(USER, sellBuild.tx);
-    expect((await report(id, sold.transactionHash)).body.error.code).toBe('WRONG_TRANSACTION');
+    expect((await report(id, sold.transactionHash)).body.error.code).toBe('WRONG_CONTRACT');
     expect((await call(`/intents/${id}`, { headers: asApp })).body).toMatchObject({ state: 'built', tx: null });
     // The request's own trade confirms it.
     const receipt = await s.api.signAndSend(USER, build.tx);
@@ -380,7 +380,7 @@ describe('transaction reporting proves the request was fulfilled', () => {
     });
     const receipt = await s.api.signAndSend(USER, { ...build.tx, data: loose, gas: undefined });
     const answer = await report(id, receipt.transactionHash);
-    expect([answer.status, answer.body.error.code]).toEqual([400, 'WRONG_TRANSACTION']);
+    expect([answer.status, answer.body.error.code]).toEqual([400, 'WRONG_CONTRACT']);
     expect((await call(`/intents/${id}`, { headers: asApp })).body.state).toBe('built');
   });
 
@@ -390,7 +390,8 @@ describe('transaction reporting proves the request was fulfilled', () => {
     const receipt = await s.api.signAndSend(USER, first.build.tx);
     expect((await report(first.id, receipt.transactionHash)).body.state).toBe('confirmed');
     const again = await report(second.id, receipt.transactionHash);
-    expect([again.status, again.body.error.code]).toEqual([409, 'HASH_ALREADY_USED']);
+    expect([again.status, again.body.error.code]).toEqual([409, 'ALREADY_SENT']);
+    expect(again.body.error.detail).toEqual({ tx: receipt.transactionHash, request: first.id });
     expect((await call(`/intents/${second.id}`, { headers: asApp })).body).toMatchObject({ state: 'built', tx: null });
     // Two reports at once, of one new hash, for two requests: one wins.
     const third = await builtBuy({ amount: '0.03' });
@@ -422,7 +423,7 @@ describe('transaction reporting proves the request was fulfilled', () => {
     expect(other.body.token).not.toBe(announced);
     const otherLaunch = await s.api.signAndSend(USER, other.body.tx);
     const refused = await report(created.body.id, otherLaunch.transactionHash);
-    expect([refused.status, refused.body.error.code]).toEqual([400, 'WRONG_TRANSACTION']);
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'WRONG_CONTRACT']);
     expect(refused.body.error.message).toContain(announced);
     // A trade by the wallet is not a launch at all.
     const trade = await call('/build/buy', { body: { wallet: account(USER).address, token, amount: '0.01' } });
@@ -437,7 +438,7 @@ describe('transaction reporting proves the request was fulfilled', () => {
     const other = await call('/build/buy', { body: { wallet: account(USER).address, token, amount: '0.05' } });
     const receipt = await s.api.signAndSend(USER, other.body.tx);
     const answer = await report(id, receipt.transactionHash);
-    expect([answer.status, answer.body.error.code]).toEqual([400, 'WRONG_TRANSACTION']);
+    expect([answer.status, answer.body.error.code]).toEqual([400, 'WRONG_CONTRACT']);
     expect((await call(`/intents/${id}`, { headers: asApp })).body.state).toBe('pending');
   });
 });

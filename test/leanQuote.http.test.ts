@@ -38,6 +38,7 @@ const servers: Server[] = [];
 let lean: number;
 let appOnly: number;
 let limited: number;
+let limitedAppOnly: number;
 let tokens: string[];
 /** The statuses the lean route answered itself: it must have answered successes and failures both. */
 const leanStatuses: number[] = [];
@@ -45,6 +46,8 @@ const leanStatuses: number[] = [];
 const limitedLeanStatuses: number[] = [];
 
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
+/** The rate limits' clock, held still: every minute of theirs has all its 60 seconds left, on every server alike. */
+const clock = () => 1_800_000_000_000;
 
 /** The lean routes, each noting in `statuses` the status of every answer it gave itself. */
 const countedRoutes = (routes: LeanRoute[], statuses: number[]) =>
@@ -76,10 +79,14 @@ beforeAll(async () => {
   servers.push(await listenApi(app.fetch, 0, counted, checked), await listenApi(app.fetch, 0, [], checked));
   // With the spec's limits, as the service starts by default: every quote must reach the one quote limiter, whichever
   // path answers it.
-  const withLimits = { ...services, rateLimits: DEFAULT_RATE_LIMITS };
+  const withLimits = { ...services, rateLimits: DEFAULT_RATE_LIMITS, clock };
   const countedLimited = countedRoutes(leanRoutes(withLimits), limitedLeanStatuses);
   servers.push(await listenApi(createApp(withLimits).fetch, 0, countedLimited, checked));
-  [lean, appOnly, limited] = servers.map(portOf) as [number, number, number];
+  // The same limits served by the app alone, with a quote limiter of its own on the same clock: what it answers, the
+  // rate-limit fields included, the lean route must answer too.
+  const appOnlyLimits = { ...services, rateLimits: DEFAULT_RATE_LIMITS, clock };
+  servers.push(await listenApi(createApp(appOnlyLimits).fetch, 0, [], checked));
+  [lean, appOnly, limited, limitedAppOnly] = servers.map(portOf) as [number, number, number, number];
   // Every answer of the three servers, the lean route's above all, is held to the served OpenAPI document.
   await answers.load(`http://127.0.0.1:${appOnly}/api/v1/openapi.json`);
   close = async () => {
@@ -324,21 +331,36 @@ it('answers a failure of the service itself (503 with Retry-After, INTERNAL) as 
   }
 });
 
-it('counts every quote in the one limiter when limits are on, whichever path answers it', async () => {
+it('counts every quote in the one limiter when limits are on, whichever path answers it, with the same fields', async () => {
   const plain = plainQuote();
   // A percent-escape in the amount: the same quote, which the lean route leaves to the app.
   const escaped = { ...plain, path: plain.path.replace('amount=0.1', 'amount=0%2E1') };
-  const expected = await send(appOnly, plain);
-  expect(expected.status).toBe(200);
+  // An amount the schema refuses: answered by the lean route, and counted as the app counts it.
+  const refusedAmount = { ...plain, path: plain.path.replace('amount=0.1', 'amount=-1') };
+  const sequence = [plain, escaped, refusedAmount];
+  const quoted = await send(appOnly, plain);
+  expect(quoted.status).toBe(200);
   const allowance = DEFAULT_RATE_LIMITS.quotesPerMinute;
-  for (let i = 0; i < allowance; i++) expect(await send(limited, i % 2 === 0 ? plain : escaped)).toEqual(expected);
-  // Half came through the lean route, half through the app, and the budget was one: both are refused now.
-  expect(limitedLeanStatuses).toEqual(Array.from({ length: allowance / 2 }, () => 200));
-  for (const sent of [plain, escaped]) {
-    const refused = await send(limited, sent);
+  const policy = `"quotes";q=${allowance};w=60`;
+  for (let i = 0; i < allowance; i++) {
+    const sent = sequence[i % sequence.length] as Sent;
+    const [ours, app] = await Promise.all([send(limited, sent), send(limitedAppOnly, sent)]);
+    expect(ours, `${i}: ${sent.path}`).toEqual(app);
+    if (sent === refusedAmount) expect(ours.status).toBe(400);
+    else expect(ours.body).toBe(quoted.body);
+    expect(ours.headers['ratelimit-policy']).toBe(policy);
+    expect(ours.headers.ratelimit).toBe(`"quotes";r=${allowance - 1 - i};t=60`);
+  }
+  // Two thirds came through the lean route, a third through the app, and the budget was one: all are refused now.
+  expect(limitedLeanStatuses).toEqual(Array.from({ length: (allowance / 3) * 2 }, (_, i) => (i % 2 ? 400 : 200)));
+  for (const sent of sequence) {
+    const [refused, app] = await Promise.all([send(limited, sent), send(limitedAppOnly, sent)]);
+    expect(refused).toEqual(app);
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body).error.code).toBe('RATE_LIMITED');
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.headers['ratelimit-policy']).toBe(policy);
+    expect(refused.headers.ratelimit).toBe('"quotes";r=0;t=60');
   }
   expect(limitedLeanStatuses.at(-1)).toBe(429);
 });

@@ -80,8 +80,16 @@ describe('GET /quote', () => {
     // Buy exact in: 1 BNB pays 1% site fee, the rest goes to the pool.
     const buyIn = await get(`/quote?token=${token}&side=buy&amount=1`);
     expect(buyIn.status).toBe(200);
-    expect(buyIn.body.pay).toEqual({ amount: '1', wei: parseEther('1').toString(), symbol: 'BNB' });
-    expect(buyIn.body.siteFee).toEqual({ amount: '0.01', wei: parseEther('0.01').toString(), symbol: 'BNB', bps: 100 });
+    // Each amount with its dollar value (an addition of issue 29, checked in test/apiAdditions.http.test.ts).
+    const usd = expect.stringMatching(/^\d+(\.\d{1,6})?$/);
+    expect(buyIn.body.pay).toEqual({ amount: '1', wei: parseEther('1').toString(), symbol: 'BNB', usd });
+    expect(buyIn.body.siteFee).toEqual({
+      amount: '0.01',
+      wei: parseEther('0.01').toString(),
+      symbol: 'BNB',
+      bps: 100,
+      usd,
+    });
     const tokensOut = await onChainQuote('in', pair, token, parseEther('0.99'));
     expect(buyIn.body.receive.wei).toBe(tokensOut.toString());
     expect(buyIn.body.receive.symbol).toBe('MCAT');
@@ -117,7 +125,7 @@ describe('GET /quote', () => {
     const grossOut = ceilDiv(parseEther('0.1') * 10000n, 9900n);
     const tokensIn = await onChainQuote('out', token, pair, grossOut);
     expect(sellOut.body.pay.wei).toBe(tokensIn.toString());
-    expect(sellOut.body.receive).toEqual({ amount: '0.1', wei: parseEther('0.1').toString(), symbol: 'BNB' });
+    expect(sellOut.body.receive).toEqual({ amount: '0.1', wei: parseEther('0.1').toString(), symbol: 'BNB', usd });
   });
 
   it('quotes a BEP-20 pair in its own currency', async () => {

@@ -349,6 +349,8 @@ export const ERRORS = {
     status: 409,
     retry: false,
     meaning: 'request already signed with another transaction; `detail.tx`',
+    cause:
+      'Also a reported transaction that already fulfilled another prepared request (`detail.request`): one transaction fulfils one request.',
     fix: 'Follow the transaction in detail.tx.',
   },
   NOT_SEEN_YET: {
@@ -367,6 +369,8 @@ export const ERRORS = {
     status: 400,
     retry: false,
     meaning: 'transaction is not a trade or launch of the service',
+    cause:
+      "Also a trade or launch of the service that is not the one the prepared request asked for: another token, side, exact amount or referrer, a looser limit than the build's, a launch of another token, or a request never built.",
     fix: 'Report the hash of the transaction built for this request.',
   },
   NO_SESSION: { status: 401, retry: false, meaning: 'browser not signed in', fix: 'Sign in first.' },
@@ -427,22 +431,6 @@ export const ERRORS = {
     meaning: 'server-side failure; nothing sent',
     fix: 'Wait a few seconds and send again; if it lasts, report it with the time of the request.',
   },
-  // The service's own codes, beyond the spec's table: served after it, never instead of one of its codes.
-  WRONG_TRANSACTION: {
-    status: 400,
-    retry: false,
-    meaning: 'transaction is a trade or launch of the service, but not the one this prepared request asked for',
-    cause:
-      'Another token, side or amount, a looser limit than the build, another referrer, a launch of another token, or a request that was never built.',
-    fix: 'Build the request (POST /intents/{id}/build), sign and send exactly that build, then report its hash.',
-  },
-  HASH_ALREADY_USED: {
-    status: 409,
-    retry: false,
-    meaning: 'transaction already fulfilled another prepared request',
-    cause: 'One transaction fulfils one request: two requests need two transactions.',
-    fix: 'Report the hash of the transaction built for this request.',
-  },
 } as const satisfies Record<ErrorCode, ErrorEntry>;
 
 export { ERROR_CODES, type ErrorCode };
@@ -457,6 +445,8 @@ export interface ApiErrorOptions {
   cause?: unknown;
   /** For retryable errors: how long to wait, sent as Retry-After (default 5 seconds). */
   retryAfterSeconds?: number;
+  /** Header fields the answer carries besides Retry-After: a refused request's RateLimit-Policy and RateLimit. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -473,6 +463,7 @@ export class ApiError extends ServiceError {
   readonly field?: string;
   readonly detail?: unknown;
   readonly retryAfterSeconds?: number;
+  readonly headers?: Readonly<Record<string, string>>;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message, { cause: options.cause });
@@ -484,6 +475,7 @@ export class ApiError extends ServiceError {
     if (options.field !== undefined) this.field = options.field;
     if (options.detail !== undefined) this.detail = options.detail;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.headers !== undefined) this.headers = options.headers;
   }
 
   /** The spec's Error object. */

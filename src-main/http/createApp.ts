@@ -16,6 +16,7 @@ import type { Intents } from '../services/intents';
 import type { LaunchService } from '../services/launchService';
 import type { LifetimeWeeks } from '../services/lifetimeWeeks';
 import type { MediaStore } from '../services/mediaStore';
+import type { Positions } from '../services/positions';
 import type { QuoteService } from '../services/quoteService';
 import type { ReferralRecords } from '../services/referralRecords';
 import type { ReferrerRegistry } from '../services/referrerRegistry';
@@ -37,6 +38,7 @@ import { jsonBody } from './middleware/jsonBody';
 import { RateLimiter, rateLimit } from './middleware/rateLimit';
 import { ownPagesOnly, sameOriginWrites } from './middleware/sameOriginWrites';
 import { sessionCookie } from './middleware/sessionCookie';
+import { withRateLimitHeaders } from './rateLimitDocument';
 import { AUTH_BASE, AUTH_ROUTES, authRoutes } from './routes/authRoutes';
 import { balancesRoute } from './routes/balancesRoute';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
@@ -47,6 +49,7 @@ import { intentsRoute } from './routes/intentsRoute';
 import { keysRoute } from './routes/keysRoute';
 import { launchesRoute } from './routes/launchesRoute';
 import { MEDIA_UPLOAD_PATH, mediaRoute, mediaServeRoute } from './routes/mediaRoute';
+import { positionsRoute } from './routes/positionsRoute';
 import { quoteRoute } from './routes/quoteRoute';
 import { referralsRoute } from './routes/referralsRoute';
 import { rpcRoute } from './routes/rpcRoute';
@@ -77,10 +80,22 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 };
 
 /** One budget of challenges per address, shared by the v1 API's challenge endpoints and sign-in's; none when off. */
-function challengeLimit(limits: RateLimits | false): MiddlewareHandler | undefined {
+function challengeLimit(limits: RateLimits | false, now?: () => number): MiddlewareHandler | undefined {
   if (!limits) return undefined;
-  return rateLimit({ perMinute: limits.challengesPerMinute ?? DEFAULT_CHALLENGES_PER_MINUTE, what: 'challenges' });
+  const perMinute = limits.challengesPerMinute ?? DEFAULT_CHALLENGES_PER_MINUTE;
+  return rateLimit({ perMinute, what: 'challenges', ...(now ? { now } : {}) });
 }
+
+/**
+ * The operations the limits count, by their path in the OpenAPI document: quotes, builds (a prepared request's
+ * build too), the challenges and the image upload. Their answers carry RateLimit-Policy and RateLimit.
+ */
+const countedPath = (path: string) =>
+  path === '/quote' ||
+  path.startsWith('/build/') ||
+  path === '/intents/{id}/build' ||
+  path.endsWith('/challenge') ||
+  path === MEDIA_UPLOAD_PATH;
 
 /**
  * The one quote limiter of a service (its deps), counted by the app's /quote middleware and by the lean route alike;
@@ -92,11 +107,13 @@ function quoteLimiter(deps: AppDeps): RateLimiter | undefined {
   if (!limits) return undefined;
   let limiter = quoteLimiters.get(deps);
   if (!limiter) {
-    limiter = new RateLimiter({ perMinute: limits.quotesPerMinute, what: 'quotes' });
+    limiter = new RateLimiter({ perMinute: limits.quotesPerMinute, what: 'quotes', ...clockOf(deps) });
     quoteLimiters.set(deps, limiter);
   }
   return limiter;
 }
+
+const clockOf = (deps: AppDeps) => (deps.clock ? { now: deps.clock } : {});
 
 export interface AppDeps {
   chain: ChainContext;
@@ -117,6 +134,8 @@ export interface AppDeps {
   weeks: LifetimeWeeks;
   /** A token's price and cap from its pool, for the token page. */
   market: TokenMarket;
+  /** A wallet's holdings of the tokens launched here, valued, with their cost and profit. */
+  positions: Positions;
   /** GET /events: what the indexer stores, streamed. */
   events: EventStream;
   /** Where shared referral links point (a public site, or the app's own scheme by default); never loopback. */
@@ -133,6 +152,8 @@ export interface AppDeps {
   appChannel?: { channel: AppChannel; token: string; origin: () => string };
   /** Per-client limits per minute; false switches them off (e.g. for a trusted local bot). */
   rateLimits?: RateLimits | false;
+  /** The clock (Unix ms) of the quote, build and challenge limits; tests hold it still. */
+  clock?: () => number;
   log: Logger;
 }
 
@@ -142,7 +163,7 @@ export interface AppDeps {
  */
 export function createApi(
   deps: AppDeps,
-  challenges = challengeLimit(deps.rateLimits ?? DEFAULT_RATE_LIMITS),
+  challenges = challengeLimit(deps.rateLimits ?? DEFAULT_RATE_LIMITS, deps.clock),
 ): OpenAPIHono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   api.use('*', jsonBody({ skip: [`${API_BASE}${MEDIA_UPLOAD_PATH}`] }));
@@ -150,9 +171,16 @@ export function createApi(
   api.use('*', sessionCookie());
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits) {
-    api.use('/quote', rateLimit(quoteLimiter(deps) as RateLimiter));
+    // A key the app's owner gave a budget counts against its own (the apiKey middleware above read it).
+    api.use(
+      '/quote',
+      rateLimit(quoteLimiter(deps) as RateLimiter, (budget) => budget.quotesPerMinute),
+    );
     // Building a prepared request is a build like any other, from the same budget.
-    const builds = rateLimit({ perMinute: limits.buildsPerMinute, what: 'builds' });
+    const builds = rateLimit(
+      { perMinute: limits.buildsPerMinute, what: 'builds', ...clockOf(deps) },
+      (budget) => budget.buildsPerMinute,
+    );
     api.use('/build/*', builds);
     api.use('/intents/:id/build', builds);
   }
@@ -173,11 +201,12 @@ export function createApi(
     deps.weeks,
     deps.publicLinkBase ?? DEFAULT_PUBLIC_LINK_BASE,
   );
-  keysRoute(api, deps.challenges, deps.keys, deps.sessions);
+  keysRoute(api, deps.challenges, deps.keys, deps.sessions, deps.appToken);
   intentsRoute(api, deps.intents, deps);
   tokensRoute(api, deps.tokens, deps.index);
   tokenTradesRoute(api, deps.tokens, deps.index, deps.market);
   balancesRoute(api, deps.chain, deps.tokens);
+  positionsRoute(api, deps.positions);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);
   buildLaunchRoute(api, deps.launches);
@@ -186,15 +215,16 @@ export function createApi(
   for (const route of AUTH_ROUTES) api.openAPIRegistry.registerPath(route);
   let document: unknown;
   api.get('/openapi.json', (c) => {
-    document ??= openApiDocument(api);
+    document ??= openApiDocument(api, limits !== false);
     return c.json(document);
   });
   api.onError(errorHandler(deps.log));
   return api;
 }
 
-export function openApiDocument(api: OpenAPIHono<AppEnv>) {
-  return api.getOpenAPI31Document({
+/** The API's OpenAPI document; with `limited`, the rate-limit fields are documented on the operations they count. */
+export function openApiDocument(api: OpenAPIHono<AppEnv>, limited = true) {
+  const document = api.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'Token launch and trading build service',
@@ -205,6 +235,7 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>) {
     },
     servers: [{ url: API_BASE, description: 'relative to the server this document was read from' }],
   });
+  return limited ? withRateLimitHeaders(document, countedPath) : document;
 }
 
 /** The whole HTTP surface: Host check, the v1 API, the devnet's /rpc, and the web UI when one is given. */
@@ -215,7 +246,7 @@ export function createApp(deps: AppDeps): Hono {
   // Every write of the API, of sign-in and of the app channel; not /rpc, which wallets call from their own origin.
   app.use('/api/*', sameOriginWrites());
   app.use(`${APP_CHANNEL_BASE}/*`, sameOriginWrites());
-  const challenges = challengeLimit(deps.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const challenges = challengeLimit(deps.rateLimits ?? DEFAULT_RATE_LIMITS, deps.clock);
   app.route(API_BASE, createApi(deps, challenges));
   const auth = authRoutes(deps.chain, deps.challenges, deps.sessions, challenges);
   auth.onError(errorHandler(deps.log));

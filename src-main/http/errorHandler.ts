@@ -37,6 +37,7 @@ export function errorAnswer(error: unknown, method: string, path: string, log: L
   }
   const headers: Record<string, string> = {};
   if (apiError.retry) headers['Retry-After'] = String(apiError.retryAfterSeconds ?? 5);
+  if (apiError.headers) Object.assign(headers, apiError.headers);
   // The rest of an oversized body is never read, so the connection cannot carry another request.
   if (apiError.code === 'BODY_TOO_LARGE') headers.Connection = 'close';
   return { status: apiError.status, headers, body: apiError.toBody() };

@@ -15,19 +15,26 @@ export const APP_TOKEN_HEADER = 'x-app-token';
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
+ * Whether the request comes from the app itself: true with the run's token in x-app-token, false without the header;
+ * a wrong token is refused (API_KEY_REQUIRED) rather than read as no token.
+ */
+export function sentByApp(c: Context, appToken: string | undefined): boolean {
+  const sentToken = c.req.header(APP_TOKEN_HEADER);
+  if (sentToken === undefined) return false;
+  // Compared as digests: equal lengths for timingSafeEqual, and no early exit that leaks how much matched.
+  if (appToken !== undefined && timingSafeEqual(digest(sentToken), digest(appToken))) return true;
+  throw new ApiError('API_KEY_REQUIRED', `${APP_TOKEN_HEADER} is not the token of this run of the app`, {
+    fix: `Leave out ${APP_TOKEN_HEADER} and send an API key in x-api-key; the app's own window sends its token itself.`,
+  });
+}
+
+/**
  * Who is asking, from the request's credentials: the run's token in x-app-token, else a live key (already checked by
  * the apiKey middleware), else the sign-in cookie, which counts only with `x-mm-csrf: 1` (a page elsewhere can make the
  * browser send the cookie, never the header). A wrong app token is refused rather than read as no credentials.
  */
 export function intentCallerOf(c: Context<AppEnv>, sessions: Sessions, appToken: string | undefined): IntentCaller {
-  const sentToken = c.req.header(APP_TOKEN_HEADER);
-  if (sentToken !== undefined) {
-    // Compared as digests: equal lengths for timingSafeEqual, and no early exit that leaks how much matched.
-    if (appToken !== undefined && timingSafeEqual(digest(sentToken), digest(appToken))) return { kind: 'app' };
-    throw new ApiError('API_KEY_REQUIRED', `${APP_TOKEN_HEADER} is not the token of this run of the app`, {
-      fix: `Leave out ${APP_TOKEN_HEADER} and send an API key in x-api-key; the app's own window sends its token itself.`,
-    });
-  }
+  if (sentByApp(c, appToken)) return { kind: 'app' };
   const key = c.get('apiKey');
   if (key) return { kind: 'key', key };
   const secret = c.get('sessionSecret');

@@ -6,7 +6,7 @@ import type { TokenRegistry } from '../services/tokenRegistry';
 import { errorAnswer } from './errorHandler';
 import type { LeanRoute } from './leanRoutes';
 import { isLoopbackHost } from './middleware/hostCheck';
-import type { RateLimiter } from './middleware/rateLimit';
+import { RATE_LIMIT, RATE_LIMIT_POLICY, type RateLimiter } from './middleware/rateLimit';
 import { answerQuote } from './routes/quoteRoute';
 import { tradeRequestFor } from './tradeInput';
 import { tradeJsonText } from './tradeJsonText';
@@ -38,7 +38,7 @@ const REFUSED = Symbol('refused');
  * route's fields alone, each once with a plain value, a loopback Host, and no header that a middleware acts on. The
  * query is read by the route's one schema (QuoteQuerySchema), the answer is the route's own (`tradeJson`, the same
  * JSON), a failure is answered by the app's `errorAnswer`, and with limits on the quote is counted by the app's own
- * quote limiter. What is skipped is the app's cost per request (the fetch Request and Response, the router, the
+ * quote limiter, its answer carrying the same RateLimit-Policy and RateLimit fields as the app's. What is skipped is the app's cost per request (the fetch Request and Response, the router, the
  * middleware chain); and when the token, its pool and the fees are already read, the quote is answered in the turn
  * its request came in, as a bare node:http server answers, with no promise in between.
  */
@@ -51,32 +51,36 @@ export function leanQuote(
 ): LeanRoute {
   const prefix = `${path}?`;
   const reader = queryReader();
-  const fail = (res: ServerResponse, error: unknown) => {
+  // The budget's fields: the policy is the limiter's one string; what is left is the limiter's answer to each quote.
+  const policy = limiter?.policy;
+  const fail = (res: ServerResponse, error: unknown, left: string | undefined) => {
     const failure = errorAnswer(error, 'GET', path, log);
-    send(res, failure.status, JSON.stringify(failure.body), failure.headers);
+    send(res, failure.status, JSON.stringify(failure.body), failure.headers, policy, left);
   };
   return (req, res) => {
     if (req.method !== 'GET' || req.url === undefined || !req.url.startsWith(prefix)) return false;
     const read = reader(req.url.slice(prefix.length));
     if (read === undefined || !plainHeaders(req.rawHeaders)) return false;
     let query: QuoteQuery;
+    // Set once the quote is counted; a refusal by the limiter carries its own fields (errorAnswer sends them).
+    let left: string | undefined;
     try {
-      limiter?.take(req.socket.remoteAddress ?? 'unknown');
+      if (limiter) left = limiter.take(req.socket.remoteAddress ?? 'unknown');
       query = read instanceof Refused ? readWith(QuoteQuerySchema, read.raw) : read;
       const token = tokens.peek(query.token);
       const quote = token && quotes.quoteNow(tradeRequestFor(query, token));
       if (quote) {
-        send(res, 200, tradeJsonText(quote));
+        send(res, 200, tradeJsonText(quote), undefined, policy, left);
         return true;
       }
     } catch (error) {
-      fail(res, error);
+      fail(res, error, left);
       return true;
     }
     answerQuote(query, tokens, quotes)
       .then(
-        (answer) => send(res, 200, JSON.stringify(answer)),
-        (error: unknown) => fail(res, error),
+        (answer) => send(res, 200, JSON.stringify(answer), undefined, policy, left),
+        (error: unknown) => fail(res, error, left),
       )
       .catch((error: Error) => res.destroy(error));
     return true;
@@ -188,12 +192,29 @@ function plainHeaders(raw: readonly string[]): boolean {
   return hosts === 1;
 }
 
-/** Writes a JSON answer with the headers the app's `c.json` sends (and `extra`: a refusal's Retry-After). */
-function send(res: ServerResponse, status: number, body: string, extra?: Record<string, string>): void {
-  res.writeHead(status, {
-    ...extra,
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-  });
+/**
+ * Writes a JSON answer with the headers the app's `c.json` sends: `extra` (a refusal's Retry-After and fields), and
+ * the budget's RateLimit-Policy and RateLimit once the quote was counted (`left`, the RateLimit field's value).
+ */
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  extra: Record<string, string> | undefined,
+  policy: string | undefined,
+  left: string | undefined,
+): void {
+  const length = Buffer.byteLength(body);
+  if (left === undefined) {
+    res.writeHead(status, { ...extra, 'Content-Type': 'application/json', 'Content-Length': length });
+  } else {
+    res.writeHead(status, {
+      ...extra,
+      [RATE_LIMIT_POLICY]: policy,
+      [RATE_LIMIT]: left,
+      'Content-Type': 'application/json',
+      'Content-Length': length,
+    });
+  }
   res.end(body);
 }

@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { formatDecimalAmount, parseDecimalAmount } from '../core/units/decimalAmount';
+import { type MicroPrice, pairMicroPrice, tokenMicroPrice, type UsdRate, usdText } from '../core/units/dollarValue';
 import type { Quote, QuoteRequest } from '../services/quoteService';
 import type { TokenFacts, TokenRegistry } from '../services/tokenRegistry';
 
@@ -30,16 +31,44 @@ export function tradeRequestFor(terms: TradeTerms, token: TokenFacts): QuoteRequ
   return { token, side, exact, amount, slippageBps };
 }
 
-const amount = (currency: { decimals: number; symbol: string }, wei: bigint) => ({
+/** The prices quotePrices worked out last, by what they were worked out from: a bot asks the same pool again and again. */
+let lastPrices:
+  | { rate: UsdRate | null; sqrtPriceX96: bigint; tokenIs0: boolean; pair: MicroPrice | null; token: MicroPrice | null }
+  | undefined;
+
+/**
+ * What a wei of each amount of a quote is worth in dollars: the pair's at its dollar rate, the token's at the pool's
+ * price before the trade in that rate (not the trade's own price, which its size moves). Null where unpriced.
+ */
+export function quotePrices(quote: Quote): {
+  pay: MicroPrice | null;
+  receive: MicroPrice | null;
+  pair: MicroPrice | null;
+} {
+  const { pairUsd: rate, midSqrtPriceX96: sqrtPriceX96 } = quote;
+  const { tokenIs0 } = quote.token;
+  let last = lastPrices;
+  if (!last || last.rate !== rate || last.sqrtPriceX96 !== sqrtPriceX96 || last.tokenIs0 !== tokenIs0) {
+    const pair = pairMicroPrice(rate);
+    last = { rate, sqrtPriceX96, tokenIs0, pair, token: pair && tokenMicroPrice(sqrtPriceX96, tokenIs0, rate) };
+    lastPrices = last;
+  }
+  const { pair, token } = last;
+  return quote.side === 'buy' ? { pay: pair, receive: token, pair } : { pay: token, receive: pair, pair };
+}
+
+const amount = (currency: { decimals: number; symbol: string }, wei: bigint, price: MicroPrice | null) => ({
   amount: formatDecimalAmount(wei, currency.decimals),
   wei: wei.toString(),
   symbol: currency.symbol,
+  usd: usdText(wei, price),
 });
 
-/** The spec's Trade fields shared by quotes and builds. */
+/** The spec's Trade fields shared by quotes and builds, each amount with its dollar value (an addition). */
 export function tradeJson(quote: Quote) {
   const limitCurrency = quote.limitKind === 'minReceive' ? quote.receiveCurrency : quote.payCurrency;
   const { token } = quote;
+  const prices = quotePrices(quote);
   return {
     token: {
       address: token.address,
@@ -51,18 +80,20 @@ export function tradeJson(quote: Quote) {
     side: quote.side,
     exact: quote.exact,
     slippageBps: quote.slippageBps,
-    pay: amount(quote.payCurrency, quote.pay),
-    receive: amount(quote.receiveCurrency, quote.receive),
+    pay: amount(quote.payCurrency, quote.pay, prices.pay),
+    receive: amount(quote.receiveCurrency, quote.receive, prices.receive),
     limit: {
       amount: formatDecimalAmount(quote.limit, limitCurrency.decimals),
       wei: quote.limit.toString(),
       kind: quote.limitKind,
+      usd: usdText(quote.limit, quote.limitKind === 'minReceive' ? prices.receive : prices.pay),
     },
     siteFee: {
       amount: formatDecimalAmount(quote.siteFee, token.pair.decimals),
       wei: quote.siteFee.toString(),
       symbol: token.pair.symbol,
       bps: quote.siteFeeBps,
+      usd: usdText(quote.siteFee, prices.pair),
     },
     priceImpactPct: quote.priceImpactPct,
   };

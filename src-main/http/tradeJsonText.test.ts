@@ -40,6 +40,16 @@ const quote = fc
     siteFeeBps: fc.integer({ min: 0, max: 10_000 }),
     referrerBps: fc.integer({ min: 0, max: 10_000 }),
     priceImpactPct: fc.oneof(fc.double(), fc.constantFrom(0, -0, Number.NaN, Number.POSITIVE_INFINITY, 1e21, 5e-7)),
+    midSqrtPriceX96: fc.bigInt({ min: 0n, max: 2n ** 160n - 1n }),
+    // Unpriced pairs, USDT at par, and BNB rates as the dollar pool gives them (X192 ratios), zero included.
+    pairUsd: fc.oneof(
+      fc.constant(null),
+      fc.record({ usdWeiPer: fc.constant(10n ** 18n), pairWeiPer: fc.constant(10n ** 18n) }),
+      fc.record({
+        usdWeiPer: fc.bigInt({ min: 0n, max: 2n ** 320n }),
+        pairWeiPer: fc.bigInt({ min: 0n, max: 2n ** 320n }),
+      }),
+    ),
   })
   .map(
     (q): Quote => ({

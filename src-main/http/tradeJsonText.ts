@@ -1,7 +1,8 @@
 import { formatDecimalDigits } from '../core/units/decimalAmount';
+import { type MicroPrice, usdText } from '../core/units/dollarValue';
 import type { Quote } from '../services/quoteService';
 import type { TokenFacts } from '../services/tokenRegistry';
-import { tradeJson } from './tradeInput';
+import { quotePrices, tradeJson } from './tradeInput';
 
 /** Each token's part of the answer, `{"token":{…}`, written once by tradeJson itself: a token's facts never change. */
 const heads = new WeakMap<TokenFacts, string>();
@@ -25,8 +26,14 @@ function figures(wei: bigint, decimals: number): string {
   return `"amount":"${formatDecimalDigits(digits, decimals)}","wei":"${digits}"`;
 }
 
-function amountText(currency: { decimals: number; symbol: string }, wei: bigint): string {
-  return `{${figures(wei, currency.decimals)},"symbol":${symbolText(currency.symbol)}}`;
+/** `"usd":"…"` of an amount, or `"usd":null` unpriced (a dollar value is digits and a dot: nothing to escape). */
+function usdField(wei: bigint, price: MicroPrice | null): string {
+  const usd = usdText(wei, price);
+  return usd === null ? '"usd":null' : `"usd":"${usd}"`;
+}
+
+function amountText(currency: { decimals: number; symbol: string }, wei: bigint, price: MicroPrice | null): string {
+  return `{${figures(wei, currency.decimals)},"symbol":${symbolText(currency.symbol)},${usdField(wei, price)}}`;
 }
 
 /**
@@ -41,13 +48,18 @@ export function tradeJsonText(quote: Quote): string {
     head = `{"token":${JSON.stringify(tradeJson(quote).token)}`;
     heads.set(token, head);
   }
-  const limitCurrency = quote.limitKind === 'minReceive' ? quote.receiveCurrency : quote.payCurrency;
+  const minReceive = quote.limitKind === 'minReceive';
+  const limitCurrency = minReceive ? quote.receiveCurrency : quote.payCurrency;
+  const prices = quotePrices(quote);
   const impact = quote.priceImpactPct;
   return (
     `${head},"side":"${quote.side}","exact":"${quote.exact}","slippageBps":${quote.slippageBps}` +
-    `,"pay":${amountText(quote.payCurrency, quote.pay)},"receive":${amountText(quote.receiveCurrency, quote.receive)}` +
-    `,"limit":{${figures(quote.limit, limitCurrency.decimals)},"kind":"${quote.limitKind}"}` +
-    `,"siteFee":{${figures(quote.siteFee, token.pair.decimals)},"symbol":${symbolText(token.pair.symbol)},"bps":${quote.siteFeeBps}}` +
+    `,"pay":${amountText(quote.payCurrency, quote.pay, prices.pay)}` +
+    `,"receive":${amountText(quote.receiveCurrency, quote.receive, prices.receive)}` +
+    `,"limit":{${figures(quote.limit, limitCurrency.decimals)},"kind":"${quote.limitKind}"` +
+    `,${usdField(quote.limit, minReceive ? prices.receive : prices.pay)}}` +
+    `,"siteFee":{${figures(quote.siteFee, token.pair.decimals)},"symbol":${symbolText(token.pair.symbol)},"bps":${quote.siteFeeBps}` +
+    `,${usdField(quote.siteFee, prices.pair)}}` +
     `,"priceImpactPct":${Number.isFinite(impact) ? String(impact) : 'null'}}`
   );
 }

@@ -101,6 +101,19 @@ describe('body schemas', () => {
     });
   });
 
+  it('refuse a field they do not take, naming it, before the rules its absence breaks', () => {
+    const mistyped = refusal(TradeBodySchema, { wallet: WALLET, token: TOKEN, amount: '1', slipageBps: 100 });
+    expect(mistyped).toMatchObject({ code: 'INVALID_BODY', field: 'slipageBps' });
+    expect(mistyped.fix).toBe('Did you mean slippageBps? Send it as slippageBps, or leave slipageBps out.');
+    expect(refusal(SignedBodySchema, { nonce: 'n', sig: '0x12' })).toMatchObject({
+      code: 'INVALID_BODY',
+      field: 'sig',
+    });
+    expect(refusal(TradeBodySchema, { wallet: WALLET, token: TOKEN, amount: '1', side: 'buy' }).fix).toBe(
+      'Leave side out; send only the fields the request takes.',
+    );
+  });
+
   it('keep null (nobody) apart from a referrer left out (the key wallet may be offered)', () => {
     const body = { wallet: WALLET, token: TOKEN, amount: '1' };
     expect(readWith(TradeBodySchema, { ...body, referrer: null }).referrer).toBeNull();

@@ -42,6 +42,14 @@ export function apiErrorOf(error: ZodError): ApiError {
       ...(refusal.fix ? { fix: refusal.fix } : {}),
     });
   }
+  if (issue?.code === 'unrecognized_keys') {
+    // A strict object read without closedBody's check first: still the field, named.
+    const field = [path, issue.keys[0]].filter(Boolean).join('.');
+    return new ApiError('INVALID_BODY', `${field} is not a field of this request`, {
+      field,
+      fix: `Leave ${field} out; send only the fields the request takes.`,
+    });
+  }
   const code = (path && FIELD_CODES[path.split('.')[0] ?? '']) || 'INVALID_BODY';
   const what = issue?.code === 'invalid_type' && issue.message.includes('undefined') ? 'is missing' : 'is not valid';
   return new ApiError(code, `${path ?? 'the request'} ${what}${issue ? `: ${issue.message}` : ''}`, {

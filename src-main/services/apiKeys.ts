@@ -13,6 +13,15 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 /** Last-use times are written at most this often per key, so a busy bot does not write on every request. */
 const LAST_USED_EVERY_MS = 60_000;
 
+/**
+ * A key's own allowance a minute, given by the app's owner when the key is made: the key's requests count against it
+ * instead of their address's. A key made by signing a challenge alone has none (null) and shares its address's.
+ */
+export interface KeyBudget {
+  quotesPerMinute: number;
+  buildsPerMinute: number;
+}
+
 export interface KeyEntry {
   id: string;
   label: string;
@@ -22,6 +31,7 @@ export interface KeyEntry {
   lastUsedAt: string | null;
   revokedAt: string | null;
   revoked: boolean;
+  budget: KeyBudget | null;
 }
 
 export interface CreatedKey extends KeyEntry {
@@ -36,6 +46,8 @@ export interface KeyHolder {
   wallet: Address;
   /** The name its owner gave it, shown wherever the key is named as the source of something. */
   label: string;
+  /** Its own rate budget, when the app's owner gave it one. */
+  budget: KeyBudget | null;
 }
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -60,7 +72,16 @@ interface KeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  quotes_per_minute: number | null;
+  builds_per_minute: number | null;
 }
+
+const COLUMNS = 'id, wallet, label, hint, created_at, last_used_at, revoked_at, quotes_per_minute, builds_per_minute';
+
+const budgetOf = (row: KeyRow): KeyBudget | null =>
+  row.quotes_per_minute === null || row.builds_per_minute === null
+    ? null
+    : { quotesPerMinute: row.quotes_per_minute, buildsPerMinute: row.builds_per_minute };
 
 const entryOf = (row: KeyRow): KeyEntry => ({
   id: row.id,
@@ -70,12 +91,14 @@ const entryOf = (row: KeyRow): KeyEntry => ({
   lastUsedAt: iso(row.last_used_at),
   revokedAt: iso(row.revoked_at),
   revoked: row.revoked_at !== null,
+  budget: budgetOf(row),
 });
 
 /**
  * API keys: made for a wallet that signed a challenge, kept only as a SHA-256 of the key (the key has 238 bits of
  * randomness, so a plain hash cannot be searched back), looked up by that hash, listed and revoked by their wallet.
- * Storage failures answer KEYS_UNAVAILABLE; a server can switch keys off (KEYS_OFF).
+ * A key the app's owner made may carry a rate budget of its own, kept beside it. Storage failures answer
+ * KEYS_UNAVAILABLE; a server can switch keys off (KEYS_OFF).
  */
 export class ApiKeys {
   private readonly statements;
@@ -88,19 +111,13 @@ export class ApiKeys {
   ) {
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO api_keys (id, wallet, label, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO api_keys (id, wallet, label, secret_hash, hint, created_at, quotes_per_minute, builds_per_minute)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       active: db.prepare('SELECT count(*) FROM api_keys WHERE wallet = ? AND revoked_at IS NULL').pluck(),
-      byHash: db.prepare(
-        'SELECT id, wallet, label, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE secret_hash = ?',
-      ),
-      list: db.prepare(
-        `SELECT id, wallet, label, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE wallet = ?
-         ORDER BY created_at, id`,
-      ),
-      byId: db.prepare(
-        'SELECT id, wallet, label, hint, created_at, last_used_at, revoked_at FROM api_keys WHERE id = ? AND wallet = ?',
-      ),
+      byHash: db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE secret_hash = ?`),
+      list: db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE wallet = ? ORDER BY created_at, id`),
+      byId: db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ? AND wallet = ?`),
       revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
       used: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
     };
@@ -119,8 +136,13 @@ export class ApiKeys {
     }
   }
 
-  /** A new key for `wallet`, labelled as CreateKeyBodySchema reads a label (1 to 64 characters, trimmed). */
-  create(wallet: Address, label: string): CreatedKey {
+  /**
+   * A new key for `wallet`, labelled as CreateKeyBodySchema reads a label (1 to 64 characters, trimmed), with a
+   * budget of its own only when the app's owner asked for one (the route checks who asks).
+   *
+   * @example keys.create(wallet, 'sniper', { quotesPerMinute: 600, buildsPerMinute: 120 })
+   */
+  create(wallet: Address, label: string, budget: KeyBudget | null = null): CreatedKey {
     this.requireEnabled();
     const key = `${KEY_PREFIX}${randomSecret()}`;
     const row: KeyRow = {
@@ -131,6 +153,8 @@ export class ApiKeys {
       created_at: this.now(),
       last_used_at: null,
       revoked_at: null,
+      quotes_per_minute: budget?.quotesPerMinute ?? null,
+      builds_per_minute: budget?.buildsPerMinute ?? null,
     };
     this.storage(() =>
       this.db.transaction(() => {
@@ -139,7 +163,16 @@ export class ApiKeys {
             fix: 'Revoke a key you no longer use with DELETE /keys/{id}, then create this one.',
           });
         }
-        this.statements.insert.run(row.id, wallet, row.label, hashOf(key), row.hint, row.created_at);
+        this.statements.insert.run(
+          row.id,
+          wallet,
+          row.label,
+          hashOf(key),
+          row.hint,
+          row.created_at,
+          row.quotes_per_minute,
+          row.builds_per_minute,
+        );
       })(),
     );
     return { ...entryOf(row), wallet, key };
@@ -167,7 +200,7 @@ export class ApiKeys {
       this.lastWritten.set(row.id, now);
       this.storage(() => this.statements.used.run(now, row.id));
     }
-    return { id: row.id, wallet: row.wallet, label: row.label };
+    return { id: row.id, wallet: row.wallet, label: row.label, budget: budgetOf(row) };
   }
 
   list(wallet: Address): KeyEntry[] {

@@ -8,6 +8,7 @@ import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
 import { referrerCutOf } from '../core/trade/siteFee';
 import { formatWithSymbol } from '../core/units/decimalAmount';
+import type { UsdRate } from '../core/units/dollarValue';
 import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
@@ -25,6 +26,8 @@ export interface TradeBuild {
   tx: UnsignedTx;
   simulation: { ran: boolean; ok: boolean; afterSteps?: { ran: boolean; ok: boolean; revert?: DecodedRevert } };
   cost: { gasPriceWei: bigint; maxWei: bigint };
+  /** BNB's dollar rate, for the cost's dollar value; null when BNB has none. */
+  bnbUsd: UsdRate | null;
   expiresAt: Date;
   explain: string;
 }
@@ -174,6 +177,7 @@ export class BuildService {
       ? referrerCutOf(side === 'buy' ? quote.pay : quote.receive + quote.siteFee, quote.referrerBps, quote.siteFee)
       : 0n;
     const expiresAt = new Date(Number(deadline) * 1000);
+    const bnbUsd = native ? quote.pairUsd : await this.quotes.dollarRate(this.chain.addresses.wbnb, 18);
     return {
       quote,
       wallet,
@@ -184,6 +188,7 @@ export class BuildService {
       tx,
       simulation,
       cost: { gasPriceWei, maxWei },
+      bnbUsd,
       expiresAt,
       explain: explainTrade(quote, referrer, referrerCut, expiresAt),
     };

@@ -47,7 +47,8 @@ async function verdict(request: FulfilledRequest, tx: SentTransaction): Promise<
     await checkFulfilment(request, tx, context);
     return 'ok';
   } catch (error) {
-    if (error instanceof ApiError) return error.code;
+    // Ours but not the request's own: the same code as a transaction that is no trade, with what differs.
+    if (error instanceof ApiError) return (error.detail as { differs?: string })?.differs ? 'differs' : error.code;
     throw error;
   }
 }
@@ -86,7 +87,7 @@ describe('checkFulfilment: a trade', () => {
       expect(
         await verdict(request, sentAs(tradeTx(fn, tradeParams(change), 0n))),
         `${fn} ${JSON.stringify(change, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
-      ).toBe('WRONG_TRANSACTION');
+      ).toBe('differs');
     }
   });
 
@@ -97,13 +98,13 @@ describe('checkFulfilment: a trade', () => {
       'ok',
     );
     expect(await verdict(request, sentAs(tradeTx('buyExactOut', { ...params, limit: params.limit + 1n }, 0n)))).toBe(
-      'WRONG_TRANSACTION',
+      'differs',
     );
   });
 
   it('refuses every transaction for a request never built', async () => {
     const request: FulfilledRequest = { kind: 'prepare_buy', wallet: WALLET, build: null };
-    expect(await verdict(request, sentAs(tradeTx('buyExactIn', tradeParams(), 0n)))).toBe('WRONG_TRANSACTION');
+    expect(await verdict(request, sentAs(tradeTx('buyExactIn', tradeParams(), 0n)))).toBe('WRONG_CONTRACT');
   });
 });
 
@@ -117,7 +118,7 @@ describe('checkFulfilment: a launch', () => {
   it('accepts the launch of the announced token, with the first buy, split and royalty built', async () => {
     const sent = sentAs(launchTx(launchParams(), parseEther('1.5')));
     expect(await verdict(launchRequest(), sent)).toBe('ok');
-    expect(await verdict(launchRequest(OTHER), sent)).toBe('WRONG_TRANSACTION');
+    expect(await verdict(launchRequest(OTHER), sent)).toBe('differs');
   });
 
   it('refuses a launch of another token, or of the announced one with another first buy or royalty', async () => {
@@ -131,7 +132,7 @@ describe('checkFulfilment: a launch', () => {
     ];
     for (const change of changes) {
       const sent = sentAs(launchTx(launchParams(change), parseEther('1.5')));
-      expect(await verdict(launchRequest(), sent)).toBe('WRONG_TRANSACTION');
+      expect(await verdict(launchRequest(), sent)).toBe('differs');
     }
     const trade = { ...tradeTx('buyExactIn', tradeParams(), 0n), to: KNOWN.factory };
     expect(await verdict(launchRequest(), sentAs(trade))).toBe('WRONG_CONTRACT');

@@ -29,8 +29,20 @@ export interface FulfilmentContext {
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
 
-const wrong = (hash: Hex, why: string) =>
-  new ApiError('WRONG_TRANSACTION', `${hash} is not the transaction this request asked for: ${why}`, { field: 'hash' });
+/**
+ * WRONG_CONTRACT for a trade or launch of ours that is not the call built for the request: the spec's code for a
+ * transaction that is not the request's trade or launch, with what differs (also in `detail.differs`).
+ */
+const wrong = (hash: Hex, what: 'trade' | 'launch', why: string) =>
+  new ApiError(
+    'WRONG_CONTRACT',
+    `${hash} is a ${what} of this service, but not the one this request asked for: ${why}`,
+    {
+      field: 'hash',
+      detail: { differs: why },
+      fix: 'Build the request (POST /intents/{id}/build), sign and send exactly that build, then report its hash.',
+    },
+  );
 
 /**
  * Refuses a reported transaction unless it is the trade or launch the request asked for: sent by its wallet, to the
@@ -40,7 +52,7 @@ const wrong = (hash: Hex, why: string) =>
  * launch must create the token the build announced, with the same first buy (a floor no lower), split and royalty.
  * A request never built has no transaction of its own yet.
  *
- * @example await checkFulfilment(intent, await client.getTransaction({ hash }), context) // throws WRONG_TRANSACTION
+ * @example await checkFulfilment(intent, await client.getTransaction({ hash }), context) // throws WRONG_CONTRACT
  */
 export async function checkFulfilment(
   request: FulfilledRequest,
@@ -66,29 +78,36 @@ export async function checkFulfilment(
   if (sent.kind !== what) {
     throw notOurs(sent.kind === 'other' ? `a call of ${sent.function}` : `a call that is no ${what}`);
   }
-  const built = builtCall(request, known, tx.hash);
+  const built = builtCall(request, known, tx.hash, what);
   if (sent.kind === 'trade' && built.kind === 'trade') {
     const mismatch = tradeMismatch(request.kind, sent.function, sent.params, built.function, built.params);
-    if (mismatch) throw wrong(tx.hash, mismatch);
+    if (mismatch) throw wrong(tx.hash, what, mismatch);
     return;
   }
   if (sent.kind === 'launch' && built.kind === 'launch') {
     const announced = (request.build as { token?: unknown }).token;
     const token = await context.launchedToken(tx.from, sent.params);
     if (typeof announced !== 'string' || !same(token, announced)) {
-      throw wrong(tx.hash, `it launches ${token}, and the build announced ${String(announced)}`);
+      throw wrong(tx.hash, what, `it launches ${token}, and the build announced ${String(announced)}`);
     }
     const mismatch = launchMismatch(sent.params, built.params);
-    if (mismatch) throw wrong(tx.hash, mismatch);
+    if (mismatch) throw wrong(tx.hash, what, mismatch);
     return;
   }
-  throw wrong(tx.hash, `the build made for the request is no ${what}`);
+  throw wrong(tx.hash, what, `the build made for the request is no ${what}`);
 }
 
 /** The call the service built for the request, decoded the same way. */
-function builtCall(request: FulfilledRequest, known: KnownContracts, hash: Hex): DecodedCall {
+function builtCall(request: FulfilledRequest, known: KnownContracts, hash: Hex, what: 'trade' | 'launch'): DecodedCall {
   if (request.build === null) {
-    throw wrong(hash, 'the request was never built, so no transaction is its own yet');
+    throw new ApiError(
+      'WRONG_CONTRACT',
+      `${hash} cannot fulfil this request: it was never built, so no transaction is its own yet`,
+      {
+        field: 'hash',
+        fix: `Build the request (POST /intents/{id}/build), sign and send that ${what}, then report its hash.`,
+      },
+    );
   }
   const read = readUnsignedTx((request.build as { tx?: unknown }).tx, 'build.tx');
   // Our own stored build: a broken one is a fault of ours, never the caller's.

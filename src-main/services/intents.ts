@@ -239,16 +239,23 @@ export class Intents {
     const stored = this.storage(() =>
       this.db.transaction(() => {
         const other = this.statements.fulfilledBy.get(tx.hash) as string | undefined;
-        if (other !== undefined && other !== id) return 'taken' as const;
+        if (other !== undefined && other !== id) return { taken: other };
         return this.statements.sent.run(tx.hash, this.now(), id).changes === 1
           ? ('stored' as const)
           : ('late' as const);
       })(),
     );
-    if (stored === 'taken') {
-      throw new ApiError('HASH_ALREADY_USED', `${tx.hash} already fulfilled another prepared request`, {
-        field: 'hash',
-      });
+    if (typeof stored === 'object') {
+      // The spec's code for one transaction and one request: this one already fulfils another.
+      throw new ApiError(
+        'ALREADY_SENT',
+        `${tx.hash} already fulfilled another prepared request (${stored.taken}): one transaction fulfils one request`,
+        {
+          field: 'hash',
+          detail: { tx: tx.hash, request: stored.taken },
+          fix: 'Report the hash of the transaction built and sent for this request; this one belongs to detail.request.',
+        },
+      );
     }
     if (stored === 'late') throw this.alreadySent(this.get(id));
     return this.refresh(id);

@@ -25,6 +25,7 @@ import { type LaunchPlan, type LaunchPlanInput, planLaunch } from '../core/launc
 import { launchGasLimit } from '../core/launch/takeoverGas';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
 import { formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
+import { type MicroPrice, pairMicroPrice, usdText } from '../core/units/dollarValue';
 import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
 import { DollarPrices, type DollarRate, dollarsPerUnit } from './dollarPrices';
@@ -115,7 +116,14 @@ export class LaunchService {
     const plan = planLaunch(planInput(request, facts));
     const tx = encodeLaunch(this.chain.chainId, factory, request, facts, plan);
     const sent = await this.simulate(factory, facts, plan, tx);
-    return describeLaunch(request, facts, plan, tx, sent, usdPerPair(await facts.rate(), facts.pair));
+    const pairRate = await facts.rate();
+    const { wbnb } = this.chain.addresses;
+    // Dollar values beside the figures, never needed for them: a BNB rate that cannot be read is none.
+    const bnbRate = facts.pair.address === wbnb ? pairRate : await this.prices.rate(wbnb, 18).catch(() => null);
+    return describeLaunch(request, facts, plan, tx, sent, usdPerPair(pairRate, facts.pair), {
+      pair: pairMicroPrice(pairRate),
+      bnb: pairMicroPrice(bnbRate),
+    });
   }
 
   /** Everything a launch needs from the settings and the chain, in the spec's order of checks. */
@@ -433,6 +441,8 @@ function describeLaunch(
   tx: UnsignedTx,
   { requires, simulation, gasPriceWei, maxWei }: Simulated,
   usd: number | null,
+  /** What a wei of the pair and of BNB is worth in dollars: the amounts' dollar values (an addition). */
+  dollars: { pair: MicroPrice | null; bnb: MicroPrice | null },
 ): LaunchBuild {
   const { name, symbol } = request;
   const { wallet, pair, supplyWei, feeTier, firstBuy, launchFeeWei, siteFeeBps, metadata } = facts;
@@ -475,17 +485,26 @@ function describeLaunch(
     feeTier,
     firstBuy: bought
       ? {
-          spend: { amount: formatUnits(firstBuy, pair.decimals), wei: firstBuy.toString() },
+          spend: {
+            amount: formatUnits(firstBuy, pair.decimals),
+            wei: firstBuy.toString(),
+            usd: usdText(firstBuy, dollars.pair),
+          },
           minTokens: { amount: formatUnits(bought.minTokens, 18), wei: bought.minTokens.toString() },
           siteFee: {
             amount: formatUnits(bought.siteFee, pair.decimals),
             wei: bought.siteFee.toString(),
             symbol: pair.symbol,
             bps: siteFeeBps,
+            usd: usdText(bought.siteFee, dollars.pair),
           },
         }
       : null,
-    launchFee: { amount: formatUnits(launchFeeWei, 18), wei: launchFeeWei.toString() },
+    launchFee: {
+      amount: formatUnits(launchFeeWei, 18),
+      wei: launchFeeWei.toString(),
+      usd: usdText(launchFeeWei, dollars.bnb),
+    },
     creatorFeeRecipient,
     royalty: {
       kind: royaltyKind,
@@ -506,7 +525,12 @@ function describeLaunch(
     requires,
     tx,
     simulation,
-    cost: { gasPriceWei: gasPriceWei.toString(), maxWei: maxWei.toString(), max: formatUnits(maxWei, 18) },
+    cost: {
+      gasPriceWei: gasPriceWei.toString(),
+      maxWei: maxWei.toString(),
+      max: formatUnits(maxWei, 18),
+      usd: usdText(maxWei, dollars.bnb),
+    },
     explain,
   };
 }

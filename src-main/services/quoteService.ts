@@ -1,7 +1,9 @@
+import type { Address } from 'viem';
 import { ApiError } from '../core/errors';
 import type { PoolState } from '../core/swap/poolState';
 import { simulateSwap } from '../core/swap/simulateSwap';
 import { grossForNet, maxPayFor, minReceiveFor, siteFeeOn } from '../core/trade/siteFee';
+import type { UsdRate } from '../core/units/dollarValue';
 import type { PoolBirth, PoolStateService } from './poolStateService';
 import type { SettingsService } from './settingsService';
 import type { Currency, TokenFacts } from './tokenRegistry';
@@ -32,6 +34,19 @@ export interface Quote extends QuoteRequest {
   /** The referrer's share of the fee, in bps of the trade, as read with the fee. */
   referrerBps: number;
   priceImpactPct: number;
+  /** The pool's price before the trade: what the token amounts are worth in dollars at. */
+  midSqrtPriceX96: bigint;
+  /** The pair's dollar rate at the quote's block; null when the pair has none (or it could not be read). */
+  pairUsd: UsdRate | null;
+}
+
+/**
+ * The pair's dollar rate as the quotes take it: `rate` when it must be read, `peekRate` when it can be had in the
+ * turn (undefined: not read yet at the latest block).
+ */
+export interface QuoteDollars {
+  rate(pair: Address, decimals: number): Promise<UsdRate | null>;
+  peekRate(pair: Address, decimals: number): UsdRate | null | undefined;
 }
 
 /**
@@ -46,7 +61,14 @@ export class QuoteService {
   constructor(
     private readonly pools: PoolStateService,
     private readonly settings: SettingsService,
+    /** Dollar rates of the pairs; without them every dollar value is null. */
+    private readonly dollars?: QuoteDollars,
   ) {}
+
+  /** A currency's dollar rate as quotes take it (null when it has none, or it could not be read). */
+  dollarRate(currency: Address, decimals: number): Promise<UsdRate | null> {
+    return this.dollars ? this.dollars.rate(currency, decimals).catch(() => null) : Promise.resolve(null);
+  }
 
   /** The token's pool as quotes see it (current to the latest block, cached): for its price without a trade. */
   poolOf(token: TokenFacts): Promise<PoolState> {
@@ -55,8 +77,13 @@ export class QuoteService {
 
   async quote(request: QuoteRequest): Promise<Quote> {
     const { token } = request;
-    const [pool, settings] = await Promise.all([this.pools.get(token.pool, birthOf(token)), this.settings.get()]);
-    return quoteOn(request, pool, settings.fees);
+    const [pool, settings, pairUsd] = await Promise.all([
+      this.pools.get(token.pool, birthOf(token)),
+      this.settings.get(),
+      // A dollar value is shown beside the figures, never needed for them: a rate that cannot be read is none.
+      this.dollarRate(token.pair.address, token.pair.decimals),
+    ]);
+    return quoteOn(request, pool, settings.fees, pairUsd);
   }
 
   /**
@@ -66,12 +93,20 @@ export class QuoteService {
   quoteNow(request: QuoteRequest): Quote | undefined {
     const settings = this.settings.peek();
     const pool = settings && this.pools.peek(request.token.pool);
-    return pool && quoteOn(request, pool, settings.fees);
+    if (!pool) return undefined;
+    const { pair } = request.token;
+    const pairUsd = this.dollars ? this.dollars.peekRate(pair.address, pair.decimals) : null;
+    return pairUsd === undefined ? undefined : quoteOn(request, pool, settings.fees, pairUsd);
   }
 }
 
 /** The trade on `pool` with the router's fees: the pool's own swap math, to the wei (see QuoteService). */
-function quoteOn(request: QuoteRequest, pool: PoolState, fees: { siteFeeBps: number; referrerBps: number }): Quote {
+function quoteOn(
+  request: QuoteRequest,
+  pool: PoolState,
+  fees: { siteFeeBps: number; referrerBps: number },
+  pairUsd: UsdRate | null,
+): Quote {
   const { token, side, exact, amount, slippageBps } = request;
   const { siteFeeBps, referrerBps } = fees;
   const tokenCurrency: Currency = { address: token.address, decimals: token.decimals, symbol: token.symbol };
@@ -130,6 +165,8 @@ function quoteOn(request: QuoteRequest, pool: PoolState, fees: { siteFeeBps: num
     siteFeeBps,
     referrerBps,
     priceImpactPct: priceImpact(pool, swap, zeroForOne),
+    midSqrtPriceX96: pool.sqrtPriceX96,
+    pairUsd,
   };
 }
 

@@ -157,6 +157,32 @@ describe('IndexStore writes', () => {
       to: 10,
     });
     expect(store.tradesOf(address(200), 10)).toEqual([]);
+    // One wallet's trades (addresses as the decoder gives them, checksummed: these have no letters to case).
+    const buyer = address(0x700);
+    const buy: ServiceEvent = {
+      kind: 'trade',
+      block: 11,
+      logIndex: 0,
+      txHash: hash(11),
+      trader: buyer,
+      token: address(100),
+      referrer: address(0),
+      pair: address(3),
+      isBuy: true,
+      pairAmount: 4n,
+      tokenAmount: 3n,
+      fee: 0n,
+      cut: 0n,
+    };
+    store.write({ events: [buy], timestamps: new Map([[11, 4]]), hashes: new Map([[11, hash(11)]]), to: 11 });
+    expect(store.tradesOf(address(100), 10, address(900)).map((t) => t.firstBuy)).toEqual([true]);
+    expect(store.tradesOf(address(100), 10, buyer).map((t) => t.txHash)).toEqual([hash(11)]);
+    expect(store.tradesOf(address(100), 10, address(0x701))).toEqual([]);
+    // Every trade of a wallet, oldest first, with its token; a first buy is its creator's.
+    expect(store.walletTrades(address(900)).map((t) => [t.token, t.block, t.firstBuy])).toEqual([
+      [address(100), 8, true],
+    ]);
+    expect(store.walletTrades(buyer).map((t) => [t.token, t.isBuy, t.pairAmount])).toEqual([[address(100), true, 4n]]);
   });
 
   it('rolls back the rows after a block together with the cursor', () => {

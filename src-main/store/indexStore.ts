@@ -169,6 +169,35 @@ function toLaunch(row: LaunchRow): IndexedLaunch {
 }
 
 /**
+ * The query of a token's trades, newest first: its router trades and its launch's first buy (no router trade, but the
+ * token's first: listed at the launch's place in the chain, as the factory emits FirstBuy just before Launched), each
+ * narrowed by its own condition.
+ */
+function tokenTradesSql(tradeCondition: string, launchCondition = tradeCondition): string {
+  return `SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, trader, referrer, is_buy AS isBuy,
+       pair_amount AS pairAmount, token_amount AS tokenAmount, fee, 0 AS firstBuy
+     FROM trades WHERE token = @token ${tradeCondition}
+     UNION ALL
+     SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, creator AS trader, NULL AS referrer,
+       1 AS isBuy, first_buy_spent AS pairAmount, first_buy_tokens AS tokenAmount, first_buy_fee AS fee,
+       1 AS firstBuy
+     FROM launches WHERE token = @token AND first_buy_spent IS NOT NULL AND first_buy_fee IS NOT NULL ${launchCondition}
+     ORDER BY block DESC, logIndex DESC LIMIT @limit`;
+}
+
+/** A trade row as the API reads it: amounts as bigints, the first buy marked. */
+function tradeOf({ isBuy, pairAmount, tokenAmount, fee, firstBuy, ...rest }: TradeRow): IndexedTrade {
+  return {
+    ...rest,
+    ...(firstBuy === 1 ? { firstBuy: true } : {}),
+    isBuy: isBuy === 1,
+    pairAmount: BigInt(pairAmount),
+    tokenAmount: BigInt(tokenAmount),
+    fee: BigInt(fee),
+  };
+}
+
+/**
  * The indexer's tables: batches go in whole with the cursor (one transaction each), reorganized blocks come out whole,
  * and the API's queries read them. Amounts are stored as decimal strings of wei (they do not fit SQLite's integers).
  */
@@ -189,6 +218,7 @@ export class IndexStore {
       price: prepare('SELECT sqrt_price_x96 FROM block_prices WHERE block = ?').pluck(),
       forgetOldHashes: prepare('DELETE FROM index_blocks WHERE number < ?'),
       recentHashes: prepare('SELECT number, hash FROM index_blocks ORDER BY number DESC'),
+      blockHash: prepare('SELECT hash FROM index_blocks WHERE number = ?').pluck(),
       launch: prepare(
         `INSERT INTO launches (token, creator, pool, pair, fee, supply, opening_tick, salt, name, symbol, metadata_uri,
            royalty_to, burn_bps, ranges, first_buy_spent, first_buy_tokens, first_buy_fee, block, log_index, tx_hash,
@@ -229,18 +259,20 @@ export class IndexStore {
       ),
       inBlock: prepare(`SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block = ? ORDER BY l.log_index`),
       byToken: prepare(`SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.token = ?`),
-      // The launch's first buy is no router trade, but it is the token's first: it is listed with them, at the
-      // launch's place in the chain (the factory emits FirstBuy just before Launched, in the same transaction).
-      tradesOf: prepare(
-        `SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, trader, referrer, is_buy AS isBuy,
+      tradesOf: prepare(tokenTradesSql('')),
+      // The same, of one wallet (the creator for a first buy).
+      walletTradesOf: prepare(tokenTradesSql('AND trader = @wallet', 'AND creator = @wallet')),
+      // Every trade of a wallet, of every token, in chain order: what its positions are made of.
+      walletTrades: prepare(
+        `SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, trader, token, referrer, is_buy AS isBuy,
            pair_amount AS pairAmount, token_amount AS tokenAmount, fee, 0 AS firstBuy
-         FROM trades WHERE token = @token
+         FROM trades WHERE trader = @wallet
          UNION ALL
-         SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, creator AS trader, NULL AS referrer,
-           1 AS isBuy, first_buy_spent AS pairAmount, first_buy_tokens AS tokenAmount, first_buy_fee AS fee,
-           1 AS firstBuy
-         FROM launches WHERE token = @token AND first_buy_spent IS NOT NULL AND first_buy_fee IS NOT NULL
-         ORDER BY block DESC, logIndex DESC LIMIT @limit`,
+         SELECT block, log_index AS logIndex, tx_hash AS txHash, timestamp, creator AS trader, token,
+           NULL AS referrer, 1 AS isBuy, first_buy_spent AS pairAmount, first_buy_tokens AS tokenAmount,
+           first_buy_fee AS fee, 1 AS firstBuy
+         FROM launches WHERE creator = @wallet AND first_buy_spent IS NOT NULL AND first_buy_fee IS NOT NULL
+         ORDER BY block, logIndex`,
       ),
       // The event stream's reads: launches from a place on (a launch's first buy is part of its row), trades after it,
       // both up to an indexed block, in chain order. Row values use the (block, log_index) indexes.
@@ -405,6 +437,11 @@ export class IndexStore {
     return this.statements.recentHashes.all() as { number: number; hash: Hex }[];
   }
 
+  /** The hash kept for an indexed block (one with events, or a batch's last), or null when none is kept. */
+  blockHash(number: number): Hex | null {
+    return (this.statements.blockHash.get(number) as Hex | undefined) ?? null;
+  }
+
   /** Removes everything after `block` (a reorganized chain's orphaned blocks) and moves the cursor back, together. */
   rollBack(block: number, hash: Hex | null): IndexCursor {
     this.db.transaction(() => {
@@ -440,17 +477,23 @@ export class IndexStore {
     return row ? toLaunch(row) : null;
   }
 
-  /** The token's latest trades, newest first, its launch's first buy among them. */
-  tradesOf(token: Address, limit: number): IndexedTrade[] {
-    const rows = this.statements.tradesOf.all({ token: getAddress(token), limit }) as TradeRow[];
-    return rows.map(({ isBuy, pairAmount, tokenAmount, fee, firstBuy, ...rest }) => ({
-      ...rest,
-      ...(firstBuy === 1 ? { firstBuy: true } : {}),
-      isBuy: isBuy === 1,
-      pairAmount: BigInt(pairAmount),
-      tokenAmount: BigInt(tokenAmount),
-      fee: BigInt(fee),
-    }));
+  /**
+   * The token's latest trades, newest first, its launch's first buy among them; only `wallet`'s when it is given (a
+   * first buy is its creator's).
+   */
+  tradesOf(token: Address, limit: number, wallet?: Address): IndexedTrade[] {
+    const rows = (
+      wallet === undefined
+        ? this.statements.tradesOf.all({ token: getAddress(token), limit })
+        : this.statements.walletTradesOf.all({ token: getAddress(token), limit, wallet: getAddress(wallet) })
+    ) as TradeRow[];
+    return rows.map(tradeOf);
+  }
+
+  /** Every trade of `wallet`, of every token, oldest first; a launch's first buy counts as its creator's. */
+  walletTrades(wallet: Address): (IndexedTrade & { token: Address })[] {
+    const rows = this.statements.walletTrades.all({ wallet: getAddress(wallet) }) as (TradeRow & { token: Address })[];
+    return rows.map((row) => ({ ...tradeOf(row), token: row.token }));
   }
 
   /**

@@ -436,4 +436,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX devnet_journal_fingerprint ON devnet_journal (fingerprint, seq);
     `,
   },
+  {
+    id: '2026-12-03-key-budgets',
+    sql: `
+      -- A key the app's owner made may carry its own rate budget a minute, counted instead of its caller's address's;
+      -- both or neither. Keys written before, and keys made by signing a challenge alone, have none (NULL).
+      ALTER TABLE api_keys ADD COLUMN quotes_per_minute INTEGER CHECK (quotes_per_minute > 0);
+      ALTER TABLE api_keys ADD COLUMN builds_per_minute INTEGER CHECK (builds_per_minute > 0);
+    `,
+  },
 ];

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { AddressSchema } from './common';
-import { addressField, addressParam, patternField } from './requestRules';
+import { addressField, addressParam, closedBody, patternField } from './requestRules';
 
 /** A challenge to sign (API keys, referrer registration, browser sign-in). */
 export const ChallengeSchema = z
@@ -30,7 +30,7 @@ const SIGNATURE_PATTERN = /^0x[0-9a-fA-F]{130}$/;
  * INVALID_SIGNATURE when missing or malformed. Whether the nonce is one of ours, unused and unexpired, and the
  * signature its wallet's, is the challenge store's to say.
  */
-export const SignedBodySchema = z.object({
+export const SignedFields = z.object({
   nonce: z
     .custom<string>((nonce) => typeof nonce === 'string' && nonce !== '', {
       error: 'nonce is missing: send the nonce of the challenge you signed',
@@ -48,6 +48,9 @@ export const SignedBodySchema = z.object({
     .transform((signature) => signature as Hex)
     .meta({ description: 'personal_sign of the challenge message, 0x and 130 hex digits' }),
 });
+
+/** The body of the endpoints that redeem a challenge alone (referrer registration, browser sign-in). */
+export const SignedBodySchema = closedBody(SignedFields);
 
 /** A browser's sign-in (/api/auth/session). */
 export const SessionSchema = z

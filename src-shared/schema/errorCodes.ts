@@ -74,8 +74,6 @@ export const ERROR_CODES = [
   'CHAIN_UNREACHABLE',
   'FEES_UNREADABLE',
   'INTERNAL',
-  'WRONG_TRANSACTION',
-  'HASH_ALREADY_USED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,7 +1,9 @@
 import type { Hash } from 'viem';
 import { z } from 'zod';
 import { AddressSchema } from './common';
-import { addressField, patternField } from './requestRules';
+import { launchFieldRefusals } from './launch';
+import { addressField, closedBody, patternField, refuse, unknownFieldRefusals } from './requestRules';
+import { TradeFields } from './trade';
 
 export const INTENT_KINDS = ['prepare_buy', 'prepare_sell', 'prepare_launch'] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
@@ -53,11 +55,21 @@ export const IntentSchema = z
   })
   .meta({ id: 'Intent' });
 
-/**
- * POST /intents' body: the kind, and the body of the matching build, kept as sent (it is read in full by the build's
- * own schema when the request is built), its wallet checked and checksummed.
- */
-export const IntentBodySchema = z
+const TRADE_REQUEST_FIELDS = ['kind', ...Object.keys(TradeFields.shape)];
+
+/** The first field of a prepared request that neither `kind` nor the matching build takes, refused naming it. */
+function unknownRequestFields(body: unknown) {
+  const kind = (body as { kind?: unknown } | null)?.kind;
+  if (kind === 'prepare_launch') {
+    const { kind: _kind, ...launch } = body as Record<string, unknown>;
+    return launchFieldRefusals(launch);
+  }
+  if (kind === 'prepare_buy' || kind === 'prepare_sell') return unknownFieldRefusals(body, TRADE_REQUEST_FIELDS);
+  return [];
+}
+
+/** The fields POST /intents reads itself: the kind and the wallet; the rest is the matching build's. */
+const IntentFields = z
   .object({
     kind: z
       .custom<IntentKind>((kind) => typeof kind === 'string' && (INTENT_KINDS as readonly string[]).includes(kind), {
@@ -73,6 +85,16 @@ export const IntentBodySchema = z
   })
   .passthrough()
   .meta({ description: 'kind, plus the body of POST /build/buy, /build/sell or /build/launch' });
+
+/**
+ * POST /intents' body: the kind, and the body of the matching build, kept as sent (it is read in full by the build's
+ * own schema when the request is built), its wallet checked and checksummed. A field the matching build does not
+ * take is refused now, naming it, not when the person opens the request.
+ */
+export const IntentBodySchema = z.preprocess((body, payload) => {
+  for (const refusal of unknownRequestFields(body)) refuse(payload, refusal);
+  return body;
+}, IntentFields);
 
 export type IntentBody = z.output<typeof IntentBodySchema>;
 
@@ -93,21 +115,25 @@ export const IntentListSchema = z.object({ intents: z.array(IntentSchema) });
 export const IntentIdParamsSchema = z.object({ id: z.string() });
 
 /** The reason a user gives for turning a request down, trimmed and cut at 200 characters; none when blank. */
-export const IntentRejectBodySchema = z.object({
-  reason: z
-    .string()
-    .optional()
-    .transform((reason) => reason?.trim().slice(0, 200) || undefined)
-    .meta({ description: 'why, for the bot that asked (at most 200 characters are kept)' }),
-});
+export const IntentRejectBodySchema = closedBody(
+  z.object({
+    reason: z
+      .string()
+      .optional()
+      .transform((reason) => reason?.trim().slice(0, 200) || undefined)
+      .meta({ description: 'why, for the bot that asked (at most 200 characters are kept)' }),
+  }),
+);
 
 const HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 
 /** POST /intents/{id}/sent's body: the hash of the transaction that fulfilled the request. */
-export const IntentSentBodySchema = z.object({
-  hash: patternField(HASH_PATTERN, {
-    code: 'INVALID_HASH',
-    field: 'hash',
-    message: 'hash must be a transaction hash: 0x followed by 64 hex digits',
-  }).transform((hash) => hash as Hash),
-});
+export const IntentSentBodySchema = closedBody(
+  z.object({
+    hash: patternField(HASH_PATTERN, {
+      code: 'INVALID_HASH',
+      field: 'hash',
+      message: 'hash must be a transaction hash: 0x followed by 64 hex digits',
+    }).transform((hash) => hash as Hash),
+  }),
+);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADDRESS_PATTERN as ADDRESS, utf8Bytes } from './common';
+import { type Refusal, refuse, unknownFieldRefusals } from './requestRules';
 
 /**
  * The POST /build/launch body as one schema: the service parses with it, the OpenAPI document is generated from it,
@@ -15,6 +16,8 @@ export interface RequestProblem {
   code: string;
   field: string;
   message: string;
+  /** What to do, where the rule has a fix of its own (an unknown field: the name it is nearest to). */
+  fix?: string;
 }
 
 const WHOLE = /^\d+$/;
@@ -97,6 +100,9 @@ interface ProblemParams {
   code?: string;
   field?: string;
   step?: Step;
+  fix?: string;
+  /** Before every step: an unknown field (see launchFieldRefusals). */
+  rank?: number;
 }
 
 /** The check context zod hands `.check`: the value and the issues it may add to. */
@@ -149,9 +155,11 @@ const NULL_MEANS_ABSENT = [
 
 /**
  * Null as absence, on the body as a whole: the field keeps its key (sending `image: null` with a metadataURI is still
- * sending both), and the document still shows each field as what it is when sent.
+ * sending both), and the document still shows each field as what it is when sent. A field the launch does not take is
+ * refused first, naming it (launchFieldRefusals).
  */
-function nullsAsAbsent(body: unknown): unknown {
+function nullsAsAbsent(body: unknown, payload: CheckPayload): unknown {
+  for (const refusal of launchFieldRefusals(body)) refuse(payload, refusal);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const copy: Record<string, unknown> = { ...body };
   for (const key of NULL_MEANS_ABSENT) if (copy[key] === null) copy[key] = undefined;
@@ -224,7 +232,7 @@ function shapeProblem(shape: unknown): string | null {
   return total === 10_000 ? null : `the shape's bps add to ${total}, not 10000`;
 }
 
-const ShapeRangeSchema = z.object({ fromPct: z.number(), toPct: z.number(), bps: z.number().int() });
+const ShapeRangeSchema = z.strictObject({ fromPct: z.number(), toPct: z.number(), bps: z.number().int() });
 
 /**
  * The presets, in per cent of the span above the opening price: the one list the service lays out
@@ -268,7 +276,7 @@ const pctMessage = 'pct must be a positive number with at most two decimals';
 /** One recipient of the first buy; anything that is not an object reads as one without a wallet. */
 const SplitEntrySchema = z.preprocess(
   (entry) => (entry !== null && typeof entry === 'object' ? entry : {}),
-  z.object({
+  z.strictObject({
     // The message names the entry's own field (firstBuyTo[1].wallet): see ENTRY_MESSAGES.
     wallet: z.string({ error: 'not an address' }).check((payload) => {
       if (!ADDRESS.test(payload.value)) add(payload, 'not an address');
@@ -347,6 +355,33 @@ const LaunchFields = z.object({
     .optional()
     .describe('100, 500, 2500 or 10000 (default)'),
 });
+
+/** The fields of a launch body, of each recipient of its first buy, and of each range of its shape. */
+const LAUNCH_FIELDS = Object.keys(LaunchFields.shape);
+const SPLIT_FIELDS = ['wallet', 'pct'];
+const RANGE_FIELDS = Object.keys(ShapeRangeSchema.shape);
+
+/**
+ * The launch body's fields that a launch does not take, each as INVALID_BODY naming it where it sits
+ * (`firstBuyTo[0].share`, `shape[1].frm`), with the known name nearest to it as the fix.
+ *
+ * @example launchFieldRefusals({ wallet, name, symbol, marketcapPair: '30' })[0].fix // 'Did you mean marketCapPair? …'
+ */
+export function launchFieldRefusals(body: unknown): Refusal[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [];
+  const refusals = unknownFieldRefusals(body, LAUNCH_FIELDS);
+  const { firstBuyTo, shape } = body as { firstBuyTo?: unknown; shape?: unknown };
+  if (Array.isArray(firstBuyTo)) {
+    for (const [i, entry] of firstBuyTo.entries()) {
+      refusals.push(...unknownFieldRefusals(entry, SPLIT_FIELDS, `firstBuyTo[${i}]`));
+    }
+  }
+  if (Array.isArray(shape)) {
+    for (const [i, range] of shape.entries())
+      refusals.push(...unknownFieldRefusals(range, RANGE_FIELDS, `shape[${i}]`));
+  }
+  return refusals;
+}
 
 function detail(field: (typeof DETAIL_FIELDS)[number]) {
   // Whether a detail is a usable link or handle is the media store's rule, applied where the metadata is stored.
@@ -428,7 +463,7 @@ function acrossFields(payload: CheckPayload): void {
 }
 
 /** The POST /build/launch body. Parse with `launchProblems` or `parseLaunchRequest` to get the spec's codes. */
-export const LaunchRequestSchema = z.preprocess(nullsAsAbsent, LaunchFields).check(
+export const LaunchRequestSchema = z.preprocess(nullsAsAbsent, LaunchFields.strict()).check(
   z.superRefine(
     (value, ctx) => {
       const payload: CheckPayload = { value, issues: [] };
@@ -474,7 +509,8 @@ function problemOf(issue: IssueLike): RequestProblem & { rank: number; entry: nu
   const step = params.step ?? (top as Step);
   const entry = typeof issue.path[1] === 'number' ? issue.path[1] : -1;
   const message = ENTRY_MESSAGES[part]?.(field, issue) ?? issue.message;
-  return { code, field, message, rank: STEPS.indexOf(step), entry };
+  const rank = params.rank ?? STEPS.indexOf(step);
+  return { code, field, message, ...(params.fix ? { fix: params.fix } : {}), rank, entry };
 }
 
 /**

@@ -1,9 +1,21 @@
 import { z } from 'zod';
 import { AddressSchema, CostSchema } from './common';
+import { UsdValueSchema } from './quote';
 import { StepSchema, UnsignedTxSchema } from './unsignedTx';
 
 /** An amount in the token's or the pair's units, and in wei. */
 const LaunchAmountSchema = z.object({ amount: z.string(), wei: z.string() });
+
+/** An amount's dollar value (an addition): in the pair, or for the launch fee and the gas, in BNB. */
+const usd = UsdValueSchema.meta({
+  description:
+    "an addition: in dollars at the currency's dollar price now (BNB by the WBNB/USDT pool, USDT at par), a decimal " +
+    'string of at most 6 places, rounded down; null when it has none',
+  example: '12.34',
+});
+
+/** The same with its dollar value. */
+const PricedAmountSchema = LaunchAmountSchema.extend({ usd });
 
 /** The answer of POST /build/launch: what the launch does, its steps and its unsigned transaction, simulated. */
 export const LaunchBuildSchema = z
@@ -31,14 +43,14 @@ export const LaunchBuildSchema = z
     feeTier: z.number().int(),
     firstBuy: z
       .object({
-        spend: LaunchAmountSchema,
+        spend: PricedAmountSchema,
         minTokens: LaunchAmountSchema,
-        siteFee: LaunchAmountSchema.extend({ symbol: z.string(), bps: z.number().int() }).meta({
+        siteFee: LaunchAmountSchema.extend({ symbol: z.string(), bps: z.number().int(), usd }).meta({
           description: 'extra: the site fee taken from the spend, in the pair currency',
         }),
       })
       .nullable(),
-    launchFee: LaunchAmountSchema,
+    launchFee: PricedAmountSchema,
     creatorFeeRecipient: AddressSchema,
     royalty: z.object({
       kind: z.enum(['keep', 'split', 'holders']),
@@ -56,7 +68,7 @@ export const LaunchBuildSchema = z
     requires: z.array(StepSchema),
     tx: UnsignedTxSchema,
     simulation: z.object({ ran: z.boolean(), ok: z.boolean() }),
-    cost: CostSchema,
+    cost: CostSchema.extend({ usd }),
     explain: z.string(),
   })
   .meta({ id: 'LaunchBuild' });

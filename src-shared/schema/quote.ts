@@ -2,8 +2,23 @@ import { z } from 'zod';
 import { AddressSchema } from './common';
 import { addressParam, choiceParam, decimalParam, refuse } from './requestRules';
 
-/** An amount as the API answers it: decimal in whole units, wei, and the currency's symbol. */
-const AmountSchema = z.object({ amount: z.string(), wei: z.string(), symbol: z.string() });
+/**
+ * An amount's dollar value (an addition to the spec): a decimal string of at most 6 places, the exact value rounded
+ * down; null when the pair has no dollar price.
+ */
+export const UsdValueSchema = z
+  .string()
+  .nullable()
+  .meta({
+    description:
+      "an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), " +
+      'the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), ' +
+      "the token at the pool's price before the trade times that; null when the pair has no dollar price",
+    example: '12.34',
+  });
+
+/** An amount as the API answers it: decimal in whole units, wei, the currency's symbol, and its dollar value. */
+const AmountSchema = z.object({ amount: z.string(), wei: z.string(), symbol: z.string(), usd: UsdValueSchema });
 
 export const TradeSideSchema = z.enum(['buy', 'sell'], { error: 'side must be buy or sell' });
 export const ExactSchema = z.enum(['in', 'out'], { error: 'exact must be in or out' });
@@ -91,10 +106,12 @@ export const TradeQuoteSchema = z
     receive: AmountSchema.meta({
       description: 'what comes back at the current price (for a sell, after the site fee)',
     }),
-    limit: z.object({ amount: z.string(), wei: z.string(), kind: z.enum(['minReceive', 'maxPay']) }).meta({
-      description: 'the floor (exact in) or ceiling (exact out) written into the trade, from slippageBps',
-    }),
-    siteFee: AmountSchema.extend({ bps: z.number().int() }).meta({
+    limit: z
+      .object({ amount: z.string(), wei: z.string(), kind: z.enum(['minReceive', 'maxPay']), usd: UsdValueSchema })
+      .meta({
+        description: 'the floor (exact in) or ceiling (exact out) written into the trade, from slippageBps',
+      }),
+    siteFee: AmountSchema.omit({ usd: true }).extend({ bps: z.number().int(), usd: UsdValueSchema }).meta({
       description: 'taken in the pair currency; the referrer cut is paid out of it',
     }),
     priceImpactPct: z.number().meta({

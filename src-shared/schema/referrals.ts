@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APP_PAGES, appPageProblem } from '../appPages';
 import { AddressSchema, CostSchema } from './common';
-import { addressField, addressParam, refuse } from './requestRules';
+import { addressField, addressParam, closedBody, refuse } from './requestRules';
 import { UnsignedTxSchema } from './unsignedTx';
 
 export const RegistrationSchema = z
@@ -86,10 +86,12 @@ export const ReferrerSchema = z
   .meta({ id: 'Referrer' });
 
 /** POST /build/claim's body. */
-export const ClaimBodySchema = z.object({
-  wallet: addressField('wallet').meta({ description: 'the wallet that will sign and send (anyone may)' }),
-  referrer: addressField('referrer').optional().meta({ description: 'whose weeks; the wallet by default' }),
-});
+export const ClaimBodySchema = closedBody(
+  z.object({
+    wallet: addressField('wallet').meta({ description: 'the wallet that will sign and send (anyone may)' }),
+    referrer: addressField('referrer').optional().meta({ description: 'whose weeks; the wallet by default' }),
+  }),
+);
 
 /** POST /build/claim's answer. Its tx is documented with gas always present: a claim has no steps before it. */
 export const ClaimBuildSchema = z

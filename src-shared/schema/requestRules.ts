@@ -181,3 +181,122 @@ export function pageSizeParam(max: number, fallback: number) {
       description: `1 to ${max}, default ${fallback}`,
     });
 }
+
+/**
+ * The known name a mistyped one was most likely meant to be: the same name in another case or with `_`/`-` between its
+ * words, or one at most two edits away (one for names of up to four letters), or else one that begins with it or
+ * that it begins with; null when none is that close.
+ *
+ * @example nearestName('slipageBps', ['wallet', 'slippageBps']) // 'slippageBps'
+ */
+export function nearestName(name: string, known: readonly string[]): string | null {
+  const plain = (text: string) => text.toLowerCase().replace(/[_-]/g, '');
+  const most = name.length <= 4 ? 1 : 2;
+  let best: string | null = null;
+  let bestDistance = most + 1;
+  for (const candidate of known) {
+    const distance = plain(candidate) === plain(name) ? 0 : editDistance(name, candidate, most);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  if (best !== null || plain(name).length < 3) return best;
+  // A part of the name, or the name with more after it: `from` for fromPct, `slippageBpsMax` for slippageBps.
+  return (
+    known.find((candidate) => plain(candidate).startsWith(plain(name)) || plain(name).startsWith(plain(candidate))) ??
+    null
+  );
+}
+
+/** Edits (insert, delete, replace, swap of neighbours) from `a` to `b`; anything above `most` is `most + 1`. */
+function editDistance(a: string, b: string, most: number): number {
+  if (Math.abs(a.length - b.length) > most) return most + 1;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const same = a[i - 1] === b[j - 1] ? 0 : 1;
+      let cost = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + same);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        cost = Math.min(cost, (before[j - 2] as number) + 1);
+      }
+      row.push(cost);
+    }
+    before = previous;
+    previous = row;
+  }
+  return Math.min(previous[b.length] as number, most + 1);
+}
+
+/** A name as a message quotes it: whole up to `max` characters, else its start and an ellipsis. */
+const cut = (name: string, max = 40) => (name.length > max ? `${name.slice(0, max)}…` : name);
+
+/**
+ * The refusal of a body field a request does not take: INVALID_BODY naming it (`at` is where it sits, such as
+ * `shape[1].frm`), with the known name it is nearest to as the fix. Ranked before every other rule: a mistyped field
+ * is what makes the others look wrong (a missing wallet beside a `walet`).
+ */
+export function unknownFieldRefusal(key: string, known: readonly string[], at = key): Refusal {
+  const near = nearestName(key, known);
+  const name = cut(key);
+  const takes = known.length > 0 ? `: it takes ${known.join(', ')}` : ': it takes no fields';
+  return {
+    code: 'INVALID_BODY',
+    field: cut(at, 120),
+    message: `${cut(at, 120)} is not a field of this request${takes}`,
+    fix: near
+      ? `Did you mean ${near}? Send it as ${near}, or leave ${name} out.`
+      : `Leave ${name} out; send only the fields the request takes.`,
+    rank: -1,
+  };
+}
+
+/**
+ * The refusal of the first key of a JSON object that is not in `known`, the one an answer names (none for what is
+ * not an object, or has no such key).
+ */
+export function unknownFieldRefusals(value: unknown, known: readonly string[], at?: string): Refusal[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const key = Object.keys(value).find((name) => !known.includes(name));
+  return key === undefined ? [] : [unknownFieldRefusal(key, known, at === undefined ? key : `${at}.${key}`)];
+}
+
+/** An object schema's fields, as closedBody reads them. */
+interface Fields {
+  readonly shape: Readonly<Record<string, z.core.$ZodType>>;
+}
+
+/** The object a field's schema reads, through optional, nullable and default; undefined for any other schema. */
+function objectOf(schema: z.core.$ZodType): Fields | undefined {
+  let inner: z.core.$ZodType = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) {
+    inner = inner.def.innerType;
+  }
+  return inner instanceof z.ZodObject ? (inner as Fields) : undefined;
+}
+
+/** The refusals of the keys of `value` that `object` does not declare, in its object fields too. */
+function undeclaredFields(value: unknown, object: Fields, at?: string): Refusal[] {
+  const refusals = unknownFieldRefusals(value, Object.keys(object.shape), at);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return refusals;
+  for (const [key, field] of Object.entries(object.shape)) {
+    const inner = objectOf(field);
+    const nested = (value as Record<string, unknown>)[key];
+    if (inner && nested !== undefined) refusals.push(...undeclaredFields(nested, inner, at ? `${at}.${key}` : key));
+  }
+  return refusals;
+}
+
+/**
+ * A JSON body of exactly `object`'s fields (and of its object fields' own): a key it does not declare is refused
+ * before anything else is read (see unknownFieldRefusal), so a typo such as `slipageBps` is never taken for a body
+ * without it. Documented as the object with `additionalProperties: false`.
+ */
+export function closedBody<Shape extends z.core.$ZodShape>(object: z.ZodObject<Shape>) {
+  return z.preprocess((body, payload) => {
+    for (const refusal of undeclaredFields(body, object)) refuse(payload, refusal);
+    return body;
+  }, object.strict());
+}

@@ -47,7 +47,13 @@ export const TokenSchema = z
   .meta({ id: 'Token' });
 
 /** GET /tokens/{address}/trades' query. */
-export const TokenTradesQuerySchema = z.object({ limit: pageSizeParam(MAX_TRADES, DEFAULT_TRADES) });
+export const TokenTradesQuerySchema = z.object({
+  limit: pageSizeParam(MAX_TRADES, DEFAULT_TRADES),
+  wallet: addressParam('wallet').optional().meta({
+    description:
+      "an addition: only this wallet's trades of the token (a launch's first buy is its creator's), same order and limit",
+  }),
+});
 
 export const TokenTradeSchema = z
   .object({

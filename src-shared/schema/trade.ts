@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { AddressSchema, CostSchema } from './common';
-import { ExactSchema, SlippageBpsSchema, TradeQuoteSchema } from './quote';
-import { addressField, decimalField, nullableAddressField } from './requestRules';
+import { ExactSchema, SlippageBpsSchema, TradeQuoteSchema, UsdValueSchema } from './quote';
+import { addressField, closedBody, decimalField, nullableAddressField } from './requestRules';
 import { StepSchema, UnsignedTxSchema } from './unsignedTx';
 
 /**
  * POST /build/buy and /build/sell's body, checked in the spec's order: wallet, referrer, exact, slippageBps, then the
  * token's form and the amount's. Whether the token was launched here and the amount fits its currency's decimals is
- * the service's to say, after these.
+ * the service's to say, after these. Any other field is refused first, naming it (closedBody).
  */
-export const TradeBodySchema = z.object({
+export const TradeFields = z.object({
   wallet: addressField('wallet').meta({ description: 'the wallet that will sign and send' }),
   referrer: nullableAddressField('referrer').optional().meta({
     description:
@@ -24,6 +24,8 @@ export const TradeBodySchema = z.object({
     description: 'exact in: what is spent; exact out: what is received (whole units)',
   }),
 });
+
+export const TradeBodySchema = closedBody(TradeFields);
 
 export type TradeBody = z.output<typeof TradeBodySchema>;
 
@@ -59,7 +61,12 @@ export const TradeBuildSchema = TradeQuoteSchema.and(
       .meta({
         description: 'ran is false while a step in requires is still needed; ok: would succeed if sent now',
       }),
-    cost: CostSchema,
+    cost: CostSchema.extend({
+      usd: UsdValueSchema.meta({
+        description:
+          'an addition: the most the gas can cost (maxWei) in dollars, at most 6 places, rounded down; null when BNB has no dollar price',
+      }),
+    }),
     expiresAt: z.string().meta({ description: 'the on-chain deadline, ISO 8601' }),
     explain: z.string(),
   }),

@@ -1,59 +1,106 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ApiError } from '../../core/errors';
+import type { KeyBudget } from '../../services/apiKeys';
+import type { AppEnv } from '../env';
 
 export interface RateLimitOptions {
   /** Requests allowed per address in a sliding minute. */
   perMinute: number;
-  /** Names the limit in the message ("quotes", "builds"). */
+  /** Names the limit in the message ("quotes", "image uploads"). */
   what: string;
+  /** The policy's name in the RateLimit-Policy and RateLimit fields; `what` by default. */
+  policy?: string;
   /** Current time in ms, replaceable in tests. */
   now?: () => number;
 }
 
+/** A key's own allowance in one limiter: its requests count by the key, not by their address. */
+export interface KeyAllowance {
+  id: string;
+  label: string;
+  perMinute: number;
+}
+
+/**
+ * The fields of the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11):
+ * the policy (`"quotes";q=120;w=60`) and what is left of it (`"quotes";r=37;t=12`).
+ */
+export const RATE_LIMIT_POLICY = 'RateLimit-Policy';
+export const RATE_LIMIT = 'RateLimit';
+
 const WINDOW_MS = 60_000;
+const WINDOW_SECONDS = WINDOW_MS / 1000;
 
 /**
  * Per-address limit over a sliding minute, as the spec sets it (120 quotes, 60 builds). The address is the client's
- * network address, whatever else it sends: an API key names the caller but adds no allowance, since a fresh key costs
- * one free signature from a throwaway wallet. One limiter may guard several paths (the builds and the build of a
- * prepared request), which then share one budget, and both ways a quote can be answered (the app's route and the lean
- * route in front of it) count in the one quote limiter. Over the limit: RATE_LIMITED (429) with Retry-After in
- * seconds.
+ * network address, whatever else it sends: an API key made by signing a challenge names the caller but adds no
+ * allowance, since a fresh key costs one free signature from a throwaway wallet. A key the app's owner gave a budget
+ * of its own is counted by itself instead (`take`'s `key`). One limiter may guard several paths (the builds and the
+ * build of a prepared request), which then share one budget, and both ways a quote can be answered (the app's route
+ * and the lean route in front of it) count in the one quote limiter. Over the limit: RATE_LIMITED (429) with
+ * Retry-After in seconds.
+ *
+ * Every answer it counts says so in the draft's fields: RateLimit-Policy names the budget (`q` requests in `w`
+ * seconds; a key's budget with the key's id as its partition key `pk`), RateLimit what is left (`r`) and the seconds
+ * until the oldest request counted leaves the window and one more is allowed (`t`); a refusal has `r=0` and `t` equal
+ * to Retry-After.
  */
 export class RateLimiter {
-  /** Each address's request times within the window, oldest first. */
+  /** Each client's request times within the window (an address's, or a budgeted key's by its id), oldest first. */
   private readonly hits = new Map<string, number[]>();
   private sweep = 0;
   private readonly perMinute: number;
   private readonly what: string;
+  /** The policy's name as a structured-field string: `"quotes"`. */
+  private readonly name: string;
   private readonly now: () => number;
+  /** RateLimit-Policy of an address's budget: `"quotes";q=120;w=60`. */
+  readonly policy: string;
 
-  constructor({ perMinute, what, now = Date.now }: RateLimitOptions) {
+  constructor({ perMinute, what, policy = what, now = Date.now }: RateLimitOptions) {
     this.perMinute = perMinute;
     this.what = what;
+    this.name = JSON.stringify(policy);
     this.now = now;
+    this.policy = `${this.name};q=${perMinute};w=${WINDOW_SECONDS}`;
   }
 
-  /** Counts one request from `address`, or throws RATE_LIMITED when the minute's allowance is spent. */
-  take(address: string): void {
+  /** RateLimit-Policy of the budget `take` counts in: the address's, or `key`'s own. */
+  policyOf(key?: KeyAllowance): string {
+    if (!key) return this.policy;
+    return `${this.name};q=${key.perMinute};w=${WINDOW_SECONDS};pk=:${Buffer.from(key.id).toString('base64')}:`;
+  }
+
+  /**
+   * Counts one request from `address`, or from `key` when the key has a budget of its own, and answers the RateLimit
+   * field's value after it; throws RATE_LIMITED, carrying both fields, when the minute's allowance is spent.
+   *
+   * @example limiter.take('127.0.0.1') // '"quotes";r=119;t=60'
+   */
+  take(address: string, key?: KeyAllowance): string {
     const time = this.now();
-    let recent = this.hits.get(address);
+    const client = key ? key.id : address;
+    const perMinute = key ? key.perMinute : this.perMinute;
+    let recent = this.hits.get(client);
     if (!recent) {
       recent = [];
-      this.hits.set(address, recent);
+      this.hits.set(client, recent);
     }
     let expired = 0;
     while (expired < recent.length && (recent[expired] as number) <= time - WINDOW_MS) expired++;
     if (expired > 0) recent.splice(0, expired);
-    if (recent.length >= this.perMinute) {
-      const retryAfter = Math.max(1, Math.ceil(((recent[0] ?? time) + WINDOW_MS - time) / 1000));
+    if (recent.length >= perMinute) {
+      const retryAfter = secondsLeft(recent[0] ?? time, time);
       throw new ApiError(
         'RATE_LIMITED',
-        `more than ${this.perMinute} ${this.what} from ${address} in the last minute`,
+        `more than ${perMinute} ${this.what} ${whose(address, key)} in the last minute`,
         {
-          fix: `Wait ${retryAfter} seconds (Retry-After), then send again; another API key does not raise the limit.`,
+          fix: key
+            ? `Wait ${retryAfter} seconds (Retry-After), then send again; the key's budget was set when it was made: for more, make a key with a larger budget on the app's API keys page.`
+            : `Wait ${retryAfter} seconds (Retry-After), then send again; another API key does not raise the limit, a key made with a budget of its own on the app's API keys page does.`,
           retryAfterSeconds: retryAfter,
+          headers: { [RATE_LIMIT_POLICY]: this.policyOf(key), [RATE_LIMIT]: `${this.name};r=0;t=${retryAfter}` },
         },
       );
     }
@@ -61,18 +108,41 @@ export class RateLimiter {
     // Forget idle clients now and then, so the table cannot grow without bound.
     if (time - this.sweep > WINDOW_MS) {
       this.sweep = time;
-      for (const [client, times] of this.hits) if ((times.at(-1) ?? 0) <= time - WINDOW_MS) this.hits.delete(client);
+      for (const [other, times] of this.hits) if ((times.at(-1) ?? 0) <= time - WINDOW_MS) this.hits.delete(other);
     }
+    return `${this.name};r=${perMinute - recent.length};t=${secondsLeft(recent[0] as number, time)}`;
   }
 }
 
-/** The app's middleware over a limiter (made from `options`, or shared with other paths). */
-export function rateLimit(limit: RateLimitOptions | RateLimiter): MiddlewareHandler {
+/** Whole seconds, at least one, until a request counted at `oldest` leaves the window. */
+const secondsLeft = (oldest: number, time: number) => Math.max(1, Math.ceil((oldest + WINDOW_MS - time) / 1000));
+
+const whose = (address: string, key: KeyAllowance | undefined) =>
+  key ? `with the key ${key.id} ("${key.label}")` : `from ${address}`;
+
+/** Which of a key's budgets a limiter counts: a key without a budget is counted with its address. */
+export type BudgetOf = (budget: KeyBudget) => number;
+
+/**
+ * The app's middleware over a limiter (made from `options`, or shared with other paths): counts the request, sets
+ * RateLimit-Policy and RateLimit on its answer, whatever its status, or refuses it. With `budgetOf`, a request whose
+ * API key has a budget (read by the apiKey middleware before this one) counts against the key's budget instead.
+ */
+export function rateLimit(limit: RateLimitOptions | RateLimiter, budgetOf?: BudgetOf): MiddlewareHandler {
   const limiter = limit instanceof RateLimiter ? limit : new RateLimiter(limit);
   return async (c, next) => {
-    limiter.take(clientAddress(c));
+    const key = budgetOf && keyAllowance(c as Context<AppEnv>, budgetOf);
+    const left = limiter.take(clientAddress(c), key);
+    c.header(RATE_LIMIT_POLICY, limiter.policyOf(key));
+    c.header(RATE_LIMIT, left);
     await next();
   };
+}
+
+function keyAllowance(c: Context<AppEnv>, budgetOf: BudgetOf): KeyAllowance | undefined {
+  const key = c.get('apiKey');
+  if (!key?.budget) return undefined;
+  return { id: key.id, label: key.label, perMinute: budgetOf(key.budget) };
 }
 
 function clientAddress(c: Context): string {

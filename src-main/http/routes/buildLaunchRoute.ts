@@ -26,7 +26,10 @@ const route = createRoute({
 
 /** A launch body's broken rule, as the API's error. */
 function launchError(problem: RequestProblem): ApiError {
-  return new ApiError(problem.code as ErrorCode, problem.message, { field: problem.field });
+  return new ApiError(problem.code as ErrorCode, problem.message, {
+    field: problem.field,
+    ...(problem.fix ? { fix: problem.fix } : {}),
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Address } from 'viem';
 import { type TradeBody, TradeBodySchema, TradeBuildSchema } from '../../../src-shared/schema/trade';
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
+import { pairMicroPrice, usdText } from '../../core/units/dollarValue';
 import type { BuildService } from '../../services/buildService';
 import type { TokenRegistry } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
@@ -55,6 +56,7 @@ export async function buildTradeJson(
       gasPriceWei: build.cost.gasPriceWei.toString(),
       maxWei: build.cost.maxWei.toString(),
       max: formatDecimalAmount(build.cost.maxWei, 18),
+      usd: usdText(build.cost.maxWei, pairMicroPrice(build.bnbUsd)),
     },
     expiresAt: build.expiresAt.toISOString(),
     explain: build.explain,

@@ -108,7 +108,7 @@ const sentIntent = createRoute({
   method: 'post',
   path: '/intents/{id}/sent',
   summary: 'Report the hash of the transaction that fulfilled the request (checked on chain)',
-  description: `For ${WALLET_PARTIES}. The transaction must be the one the request asked for: sent by its wallet, the same trade (function, token, exact amount, referrer, a limit no looser than the build's) or the launch of the token the build announced (WRONG_TRANSACTION otherwise), and not one that fulfilled another request (HASH_ALREADY_USED).`,
+  description: `For ${WALLET_PARTIES}. The transaction must be the one the request asked for: sent by its wallet, the same trade (function, token, exact amount, referrer, a limit no looser than the build's) or the launch of the token the build announced (WRONG_CONTRACT otherwise, saying what differs), and not one that fulfilled another request (ALREADY_SENT, with that request in detail.request).`,
   security: walletParties,
   request: { ...idParam, ...jsonBody(IntentSentBodySchema) },
   responses: {

@@ -15,6 +15,7 @@ import type { ApiKeys } from '../../services/apiKeys';
 import type { Challenges } from '../../services/challenges';
 import type { Sessions } from '../../services/sessions';
 import type { AppEnv } from '../env';
+import { APP_TOKEN_HEADER, sentByApp } from '../intentCallerOf';
 import { errorResponses } from '../schemas';
 import { signedInAs } from './authRoutes';
 
@@ -35,6 +36,10 @@ const routes = {
     method: 'post',
     path: '/keys',
     summary: 'Create an API key for the wallet that signed a key challenge; the key is shown this once',
+    description:
+      "With the run's token in x-app-token (the app itself), the key may carry a `budget` of its own: its quotes and " +
+      "builds then count against it instead of their address's limits. A key made without the token adds nothing to " +
+      "its address's allowance.",
     request: {
       body: {
         content: {
@@ -111,7 +116,26 @@ function ownerOf(c: Context<AppEnv>): Address {
   return owner.wallet;
 }
 
-export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys: ApiKeys, sessions: Sessions): void {
+/**
+ * A budget is the app owner's to give: a request with one needs the run's token (x-app-token), checked before the
+ * signed challenge is used up. Anyone else's key would be a free allowance for one throwaway signature.
+ */
+function requireOwnerForBudget(c: Context, appToken: string | undefined): void {
+  if (sentByApp(c, appToken)) return;
+  throw new ApiError('INVALID_BODY', "only the app's owner can give a key a budget of its own", {
+    field: 'budget',
+    fix: `Leave out budget (the key then shares its address's limits), or create the key on the app's API keys page, which sends the run's token in ${APP_TOKEN_HEADER}.`,
+  });
+}
+
+/** API keys; `appToken` is the run's token, with which the app itself may give a new key a budget. */
+export function keysRoute(
+  app: OpenAPIHono<AppEnv>,
+  challenges: Challenges,
+  keys: ApiKeys,
+  sessions: Sessions,
+  appToken?: string,
+): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'apiKey',
     in: 'header',
@@ -128,8 +152,12 @@ export function keysRoute(app: OpenAPIHono<AppEnv>, challenges: Challenges, keys
     c.json(challenges.issue('key', c.req.valid('query').address), 200),
   );
   app.openapi({ ...routes.create, middleware: [enabled] as const }, async (c) => {
-    const { label, nonce, signature } = c.req.valid('json');
-    return c.json(await challenges.redeem('key', nonce, signature, (wallet) => keys.create(wallet, label)), 201);
+    const { label, nonce, signature, budget = null } = c.req.valid('json');
+    if (budget !== null) requireOwnerForBudget(c, appToken);
+    return c.json(
+      await challenges.redeem('key', nonce, signature, (wallet) => keys.create(wallet, label, budget)),
+      201,
+    );
   });
   app.openapi({ ...routes.list, middleware: [enabled, owner] as const }, (c) => {
     const wallet = ownerOf(c);

@@ -65,7 +65,8 @@ function storedImageJson(stored: StoredImage) {
 /** `POST /media/image` on the v1 app: the raw image body, stored by CID. */
 export function mediaRoute(app: OpenAPIHono<AppEnv>, media: MediaStore, options: MediaRouteOptions = {}): void {
   const perMinute = options.uploadsPerMinute ?? UPLOADS_PER_MINUTE;
-  if (perMinute !== false) app.use(MEDIA_UPLOAD_PATH, rateLimit({ perMinute, what: 'image uploads' }));
+  if (perMinute !== false)
+    app.use(MEDIA_UPLOAD_PATH, rateLimit({ perMinute, what: 'image uploads', policy: 'uploads' }));
   // The body is the image itself, read by the store (streamed, capped at 5 MB): no schema validator runs on bytes.
   app.openapi(uploadRoute, async (c) => {
     requireImageType(c.req.header('content-type'));

@@ -13,7 +13,7 @@ const route = createRoute({
   summary: "A launched token's latest trades and its market now",
   description:
     "Trades through the router from the local index, newest first, with the launch's first buy (a trade appears once " +
-    'the indexer has its block); ' +
+    "the indexer has its block); `wallet` (an addition) keeps only that wallet's trades, by the same order and limit; " +
     "the market (price, market cap, supply) from the pool's current state.",
   request: { params: TokenParamsSchema, query: TokenTradesQuerySchema },
   responses: {
@@ -60,9 +60,10 @@ export function tokenTradesRoute(
   market: TokenMarket,
 ): void {
   app.openapi(route, async (c) => {
-    const { limit } = c.req.valid('query');
+    const { limit, wallet } = c.req.valid('query');
     const facts = await tokens.get(c.req.valid('param').address, 'address');
     const state = await market.of(facts);
-    return c.json({ trades: index.tradesOf(facts.address, limit).map(tokenTradeItem), market: marketJson(state) }, 200);
+    const trades = index.tradesOf(facts.address, limit, wallet).map(tokenTradeItem);
+    return c.json({ trades, market: marketJson(state) }, 200);
   });
 }

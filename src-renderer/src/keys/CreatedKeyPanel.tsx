@@ -1,4 +1,5 @@
 import { TriangleAlert } from 'lucide-react';
+import { formatExact } from '../../../src-shared/format/numbers';
 import { CopyButton } from '../referrals/CopyButton';
 import { Button } from '../ui/Button';
 import type { CreatedKey } from './keysApi';
@@ -13,6 +14,12 @@ export function CreatedKeyPanel({ created, onDone }: { created: CreatedKey; onDo
       aria-label="Your new key"
     >
       <h2 className="text-[0.9375rem] font-semibold">Your new key “{created.label}”</h2>
+      {created.budget && (
+        <p className="mt-1 text-muted" data-testid="key-created-budget">
+          Its own budget: {formatExact(BigInt(created.budget.quotesPerMinute), 0)} quotes and{' '}
+          {formatExact(BigInt(created.budget.buildsPerMinute), 0)} builds a minute.
+        </p>
+      )}
       <div className="mt-3 flex flex-wrap items-start gap-2">
         <code
           className="min-w-0 flex-1 rounded-md border border-line bg-surface px-3 py-2 font-mono font-semibold break-all"

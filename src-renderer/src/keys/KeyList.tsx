@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatExact } from '../../../src-shared/format/numbers';
 import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
@@ -13,6 +14,32 @@ function When({ iso }: { iso: string }) {
     <time dateTime={iso} title={formatLocalTime(iso)}>
       {formatAge(iso)}
     </time>
+  );
+}
+
+const perMinute = (count: number) => formatExact(BigInt(count), 0);
+
+/** A key's own budget a minute, or that it shares its address's limits. */
+function Budget({ entry }: { entry: KeyEntry }) {
+  if (!entry.budget) {
+    return (
+      <span className="text-muted" title="Its requests count against the limits of the address they come from">
+        address limits
+      </span>
+    );
+  }
+  const { quotesPerMinute, buildsPerMinute } = entry.budget;
+  return (
+    <span title="Its own budget: its requests count against it, not against their address's limits">
+      <span className="tabular-nums" data-testid="key-row-budget-quotes" data-value={quotesPerMinute}>
+        {perMinute(quotesPerMinute)}
+      </span>{' '}
+      quotes ·{' '}
+      <span className="tabular-nums" data-testid="key-row-budget-builds" data-value={buildsPerMinute}>
+        {perMinute(buildsPerMinute)}
+      </span>{' '}
+      builds <span className="text-muted">a minute</span>
+    </span>
   );
 }
 
@@ -49,6 +76,9 @@ function KeyRow({ entry, onRevoked }: { entry: KeyEntry; onRevoked: () => void }
         <code className="text-xs text-muted" title="The key's last characters">
           …{entry.hint}
         </code>
+      </td>
+      <td className="whitespace-nowrap" data-testid="key-row-budget" data-budget={entry.budget ? 'own' : 'address'}>
+        <Budget entry={entry} />
       </td>
       <td className="whitespace-nowrap">
         <When iso={entry.createdAt} />
@@ -106,6 +136,7 @@ export function KeyList({ keys, onChanged }: { keys: KeyEntry[]; onChanged: () =
       <thead>
         <tr>
           <th scope="col">Label</th>
+          <th scope="col">Budget</th>
           <th scope="col">Created</th>
           <th scope="col">Last used</th>
           <th scope="col">State</th>

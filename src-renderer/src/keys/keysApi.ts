@@ -1,14 +1,19 @@
 import type { Address } from 'viem';
 import type { components } from '../../../clients/ts/src/index';
-import { MAX_LABEL_CHARS } from '../../../src-shared/schema/keys';
+import { MAX_BUDGET_PER_MINUTE, MAX_LABEL_CHARS } from '../../../src-shared/schema/keys';
 import { answerOf, api } from '../api/client';
+import { appRunToken } from '../wallet/appChannel';
 import type { Challenge, SignedChallenge } from './signChallenge';
 
 export type CreatedKey = components['schemas']['CreatedKey'];
 export type KeyEntry = components['schemas']['KeyEntry'];
+/** A key's own rate budget a minute, given by the app's owner when the key is made. */
+export type KeyBudget = NonNullable<KeyEntry['budget']>;
 
 /** The service refuses longer labels; checked here so no signature is spent on one. */
 export const MAX_KEY_LABEL_CHARS = MAX_LABEL_CHARS;
+/** The most a key's budget may allow of quotes, or of builds, a minute. */
+export const MAX_KEY_BUDGET = MAX_BUDGET_PER_MINUTE;
 
 export function fetchKeyChallenge(wallet: Address): Promise<Challenge> {
   return answerOf(api.GET('/keys/challenge', { params: { query: { address: wallet } } }));
@@ -20,9 +25,15 @@ export async function listKeys(wallet: Address): Promise<{ wallet: Address; keys
   return { ...list, wallet: list.wallet as Address };
 }
 
-/** Creates a key for the wallet that signed the challenge; the answer holds the whole key, this once. */
-export function createKey(signed: SignedChallenge, label: string): Promise<CreatedKey> {
-  return answerOf(api.POST('/keys', { body: { ...signed, label } }));
+/**
+ * Creates a key for the wallet that signed the challenge; the answer holds the whole key, this once. A budget of its
+ * own is the app owner's to give: it goes with the run's token, which this page has only when it is the app.
+ */
+export async function createKey(signed: SignedChallenge, label: string, budget?: KeyBudget): Promise<CreatedKey> {
+  if (!budget) return answerOf(api.POST('/keys', { body: { ...signed, label } }));
+  const token = await appRunToken();
+  const headers: Record<string, string> = token ? { 'x-app-token': token } : {};
+  return answerOf(api.POST('/keys', { body: { ...signed, label, budget }, headers }));
 }
 
 export function revokeKey(id: string): Promise<{ key: KeyEntry }> {
