@@ -65,11 +65,40 @@ export async function connectBot(devnetAccount: number): Promise<Bot> {
   };
 }
 
-/** The command line's `--name value` options, each a string, with defaults. */
-export function readOptions<T extends Record<string, string>>(defaults: T): T {
-  const options = Object.fromEntries(Object.keys(defaults).map((name) => [name, { type: 'string' as const }]));
+/**
+ * The command line's `--name value` options, each a string, with defaults. `--help` prints `usage` (the bot's own
+ * lines) and exits.
+ */
+export function readOptions<T extends Record<string, string>>(defaults: T, usage?: string): T {
+  const options = {
+    ...Object.fromEntries(Object.keys(defaults).map((name) => [name, { type: 'string' as const }])),
+    help: { type: 'boolean' as const },
+  };
   const { values } = parseArgs({ options, strict: true });
-  return { ...defaults, ...values } as T;
+  if (values.help) {
+    console.log(
+      usage ??
+        `options: ${Object.keys(defaults)
+          .map((name) => `--${name}`)
+          .join(' ')}`,
+    );
+    process.exit(0);
+  }
+  const { help: _, ...given } = values;
+  return { ...defaults, ...given } as T;
+}
+
+/** An error a bot stops on, with what to do about it. */
+export function usageError(message: string, fix: string): Error {
+  return Object.assign(new Error(message), { fix });
+}
+
+/** An amount of gwei (a tip per gas) as wei, from its decimal string, never through a float. */
+export function gweiToWei(gwei: string, option: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(gwei);
+  if (!match)
+    throw usageError(`${option} ${gwei} is not an amount of gwei`, `Give it as 0.1 or 1 (gwei): ${option} 0.1`);
+  return BigInt(match[1] ?? '0') * 1_000_000_000n + BigInt((match[2] ?? '').padEnd(9, '0'));
 }
 
 /** Runs a bot's main: a failure is printed with its code and fix, and the exit code says so. */

@@ -5,7 +5,7 @@
  * The levels are multiples of what the holding would fetch when the bot starts, or of `--cost` when given.
  */
 import { formatUnits, parseUnits } from 'viem';
-import { dataOrThrow, sendBuild } from '../clients/ts/src/index';
+import { dataOrThrow } from '../clients/ts/src/index';
 import { connectBot, readable, readOptions, runMain } from './botSetup';
 
 const options = readOptions({
@@ -58,9 +58,8 @@ runMain(async (signal) => {
     );
     if (!reason) continue;
     const body = { wallet, token, amount: sale.amount, slippageBps: Number(options['slippage-bps']) };
-    const build = await bot.companion.buildSell(body);
-    const { walletClient, publicClient } = bot;
-    const sent = await sendBuild(build, { walletClient, publicClient, rebuild: () => bot.companion.buildSell(body) });
+    // Built, checked against this body (token, amount, limit, no referrer …) before signing, its approvals sent first.
+    const sent = await bot.companion.sendSell(body, { walletClient: bot.walletClient, publicClient: bot.publicClient });
     for (const step of sent.steps) console.log(`step ${step.step}: tx ${step.hash}`);
     console.log(
       `sold on ${reason}: ${readable(sent.build.pay.amount)} ${sent.build.pay.symbol} for ` +

@@ -1,8 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { type Address, createWalletClient, type Hash, http, parseEther } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  type Hash,
+  http,
+  type PublicClient,
+  parseEther,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createCompanion } from '../clients/ts/src/index';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { devnetChain } from '../src-main/chain/networks';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
@@ -19,6 +28,7 @@ const ROOT = join(import.meta.dirname, '..');
 /** The test accounts the examples sign with on the devnet when no BOT_KEY is given. */
 const SNIPER = 12;
 const SELLER = 13;
+const LAUNCHER = 11;
 const PERSON = 6;
 
 let service: TestService;
@@ -42,10 +52,10 @@ interface Example {
   exit: Promise<number | null>;
 }
 
-function runExample(name: string, args: string[]): Example {
+function runExample(name: string, args: string[], url = service.url): Example & { child: ChildProcess } {
   const child = spawn(process.execPath, ['--import', 'tsx', join('examples', `${name}.ts`), ...args], {
     cwd: ROOT,
-    env: { ...process.env, COMPANION_URL: service.url, BOT_KEY: '', COMPANION_API_KEY: '' },
+    env: { ...process.env, COMPANION_URL: url, BOT_KEY: '', COMPANION_API_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
@@ -58,7 +68,16 @@ function runExample(name: string, args: string[]): Example {
       lines.push(...parts);
     });
   }
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A bot that does not exit fails with what it printed, rather than hanging the test.
+  const exit = new Promise<number | null>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not exit:\n${lines.join('\n')}`)), 45_000);
+    timer.unref();
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+  exit.catch(() => {});
   const line = (pattern: RegExp, timeoutMs = 30_000) =>
     vi.waitFor(
       () => {
@@ -70,7 +89,7 @@ function runExample(name: string, args: string[]): Example {
       },
       { timeout: timeoutMs, interval: 20 },
     );
-  return { lines, line, exit };
+  return { lines, line, exit, child };
 }
 
 const address = (index: number) => testAccounts()[index]?.address as Address;
@@ -113,6 +132,51 @@ describe('the example bots on the devnet', () => {
       pairWei: parseEther('0.05').toString(),
     });
     expect(await tokenBalance(address(SNIPER), launched.token)).toBeGreaterThan(0n);
+  });
+
+  it('sniper: buys launches that come one after another, each as it comes, and stops at --max-buys', async () => {
+    const sniper = runExample('sniper', ['--amount', '0.01', '--max-buys', '3']);
+    await sniper.line(/^sniper 0x[0-9a-fA-F]{40} on devnet: .*at most 3 buys/);
+    await sniper.line(/^listening from block \d+/);
+    const launched = [await launch(), await launch(), await launch()];
+    for (const token of launched) await sniper.line(new RegExp(`^bought ${token.symbol} ${token.token}: `));
+    await sniper.line(/^stopped after 3 buys/);
+    expect(await sniper.exit).toBe(0);
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`sniper: ${signal} stops it cleanly, exit code 0`, async () => {
+      const sniper = runExample('sniper', ['--amount', '0.01']);
+      // On the devnet with no --max-buys it runs until stopped.
+      await sniper.line(/^sniper 0x[0-9a-fA-F]{40} on devnet: .*no limit on buys/);
+      await sniper.line(/^listening from block \d+/);
+      sniper.child.kill(signal);
+      expect(await sniper.exit).toBe(0);
+      expect(sniper.lines).toContain('stopped after 0 buys');
+    });
+  }
+
+  it('sniper: --max-buys 0 is refused with what to give instead, and --help says the rule', async () => {
+    const zero = runExample('sniper', ['--max-buys', '0']);
+    expect(await zero.exit).toBe(1);
+    expect(zero.lines.join('\n')).toMatch(/fix: .*--max-buys unlimited/);
+    const help = runExample('sniper', ['--help']);
+    expect(await help.exit).toBe(0);
+    expect(help.lines.join('\n')).toMatch(/--max-buys N .*\n.*1 anywhere else/);
+  });
+
+  it('launcher: launches a token with its own key, waits for it to be listed, and prints it', async () => {
+    const launcher = runExample('launcher', ['--name', 'Launcher Cat', '--symbol', 'LCAT', '--first-buy', '0.05']);
+    const launched = await launcher.line(
+      /^launched LCAT (0x[0-9a-fA-F]{40}) in tx (0x[0-9a-f]{64}) \(block \d+\), first buy 0.05 W?BNB/,
+    );
+    const listed = await launcher.line(/^listed LCAT (0x[0-9a-fA-F]{40}): creator (0x[0-9a-fA-F]{40})/);
+    expect(await launcher.exit).toBe(0);
+    expect(listed[1]?.toLowerCase()).toBe(launched[1]?.toLowerCase());
+    expect(listed[2]?.toLowerCase()).toBe(address(LAUNCHER).toLowerCase());
+    const token = (await s.api.get(`/tokens/${launched[1]}`)).body;
+    expect(token).toMatchObject({ symbol: 'LCAT', name: 'Launcher Cat', creator: address(LAUNCHER) });
+    expect(await tokenBalance(address(LAUNCHER), launched[1] as Address)).toBeGreaterThan(0n);
   });
 
   it('seller: sells the whole holding once the quote reaches the take-profit', async () => {
@@ -196,5 +260,82 @@ describe('the example bots on the devnet', () => {
       await bot.line(new RegExp(`^failed ${request.id}: .*not this one`));
       expect(await bot.exit).toBe(0);
     });
+  });
+});
+
+describe('the sniper at a block cadence', () => {
+  let paced: TestService;
+  beforeAll(async () => {
+    paced = await startTestService(undefined, { blockTimeMs: 2000 });
+  });
+  afterAll(async () => {
+    await paced?.dispose();
+  });
+
+  it('buys three launches of one block at once: no buy waits for another, all land in one block', async () => {
+    const sniper = runExample('sniper', ['--amount', '0.01', '--max-buys', '3'], paced.url);
+    await sniper.line(/^listening from block \d+/);
+    // Three creators launch in the same block: their launches are broadcast, not waited for, before it is made.
+    const companion = createCompanion({ baseUrl: paced.url });
+    const upload = await fetch(`${paced.url}/media/image`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/png' },
+      body: Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    });
+    const { uri: image } = (await upload.json()) as { uri: string };
+    const transport = http(`${paced.origin}/rpc`);
+    const publicClient = createPublicClient({ chain: devnetChain, transport }) as PublicClient;
+    // Built first, then signed and sent together just after a block is made: under load a build can take longer
+    // than a block, and launches built and sent one by one would then land in different blocks.
+    const builds = await Promise.all(
+      [2, 3, 4].map(async (creator) => {
+        const account = privateKeyToAccount(testAccounts()[creator]?.privateKey ?? '0x');
+        const walletClient = createWalletClient({ account, chain: devnetChain, transport });
+        const body = {
+          wallet: account.address,
+          name: `Burst ${creator}`,
+          symbol: `BST${creator}`,
+          marketCapPair: '30',
+          image,
+        };
+        return { walletClient, account, build: await companion.buildLaunch(body) };
+      }),
+    );
+    await new Promise<void>((resolve) => {
+      const stop = paced.chain.onBlock(() => {
+        stop();
+        resolve();
+      });
+    });
+    const launches = await Promise.all(
+      builds.map(async ({ walletClient, account, build }) => ({
+        build,
+        hash: await walletClient.sendTransaction({
+          account,
+          chain: devnetChain,
+          to: build.tx.to as Address,
+          data: build.tx.data as `0x${string}`,
+          value: BigInt(build.tx.value),
+          ...(build.tx.gas === undefined ? {} : { gas: BigInt(build.tx.gas) }),
+        }),
+      })),
+    );
+    const receipts = await Promise.all(launches.map((l) => publicClient.waitForTransactionReceipt({ hash: l.hash })));
+    const launchBlocks = new Set(receipts.map((r) => r.blockNumber));
+    expect(launchBlocks.size).toBe(1);
+    const buyBlocks: bigint[] = [];
+    for (const launched of launches) {
+      const bought = await sniper.line(
+        new RegExp(`^bought ${launched.build.symbol} ${launched.build.token}: .* \\(block (\\d+)`),
+      );
+      buyBlocks.push(BigInt(bought[1] ?? '0'));
+    }
+    expect(await sniper.exit).toBe(0);
+    // One after another, each buy would wait for the last one's block: three blocks at least.
+    expect(new Set(buyBlocks).size).toBe(1);
+    expect(buyBlocks[0]).toBeGreaterThan([...launchBlocks][0] ?? 0n);
   });
 });

@@ -12,7 +12,10 @@ import {
  * - BAD_RESPONSE: an answer that is not what the API sends (not JSON, not an event stream);
  * - HTTP_<status>: an error status whose body is not the spec's Error object (a proxy, another server);
  * - WRONG_CHAIN, WRONG_WALLET: sendBuild was given a wallet client on another chain or account than the build's;
+ * - BUILD_MISMATCH: a build is not what was asked (another contract, function, token, amount, limit, value,
+ *   recipient, referrer or chain): refused before anything was signed, `field` names what differs;
  * - SEND_FAILED: the wallet or its node refused to send a transaction (the cause is viem's error);
+ * - NONCE_CONFLICT: another sender on the same key kept taking the nonces sendBuild counted on;
  * - REVERTED: a transaction sendBuild sent was mined and reverted;
  * - TIMEOUT: waitForIntent gave up before the request reached the state waited for.
  */
@@ -22,7 +25,9 @@ export type ClientErrorCode =
   | `HTTP_${number}`
   | 'WRONG_CHAIN'
   | 'WRONG_WALLET'
+  | 'BUILD_MISMATCH'
   | 'SEND_FAILED'
+  | 'NONCE_CONFLICT'
   | 'REVERTED'
   | 'TIMEOUT';
 

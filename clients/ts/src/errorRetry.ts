@@ -80,9 +80,6 @@ export const RETRY_BY_CODE = {
   CHAIN_UNREACHABLE: true,
   FEES_UNREADABLE: true,
   INTERNAL: true,
-  // The service's own codes after the spec's table (GET /errors lists them too).
-  WRONG_TRANSACTION: false,
-  HASH_ALREADY_USED: false,
 } as const satisfies Record<ServiceErrorCode, boolean>;
 
 /** The wait the spec means by "after waiting a few seconds", and what the service sends as Retry-After by default. */

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 
@@ -37,21 +37,48 @@ const packageOf = (spec: string) =>
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/');
 
+/** The file a relative specifier names, as TypeScript resolves it. */
+function fileOf(from: string, spec: string): string | undefined {
+  const base = resolve(from, '..', spec);
+  return [`${base}.ts`, `${base}.d.ts`, join(base, 'index.ts'), base].find((candidate) => existsSync(candidate));
+}
+
+/** Where the client's build may reach outside its own folder: the review's shared code, bundled into the package. */
+const BUNDLED = resolve(src, '../../../src-shared');
+
 // The client is a package of its own: bots use it without the app. Its code reaches nothing of the service (src-main,
-// hono) or the rest of the repository, and only the packages its package.json declares. Its tests may use node: and
-// vitest besides.
-test('the client imports only its own files and its declared packages', () => {
-  const offending = sources(src).flatMap((file) => {
+// hono) or the rest of the repository but the review's shared decoder and checks (src-shared, which its build
+// bundles into the package), and only the packages its package.json declares, from its files and the bundled ones
+// alike. Its tests may use node: and vitest besides.
+test('the client imports only its own files, the bundled shared code and its declared packages', () => {
+  const offending: string[] = [];
+  const visited = new Set<string>();
+  const visit = (file: string) => {
+    if (visited.has(file)) return;
+    visited.add(file);
     const isTest = file.endsWith('.test.ts');
-    return specifiers(readFileSync(file, 'utf8'))
-      .filter((spec) => {
-        if (spec.startsWith('.')) return relative(src, resolve(file, '..', spec)).startsWith('..');
-        if (isTest && (spec.startsWith('node:') || spec === 'vitest' || spec === 'openapi-typescript')) return false;
-        return !declared.has(packageOf(spec));
-      })
-      .map((spec) => `${relative(src, file)} imports ${spec}`);
-  });
+    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+      if (spec.startsWith('.')) {
+        const target = fileOf(file, spec);
+        const inside = !relative(src, resolve(file, '..', spec)).startsWith('..');
+        const bundled = !relative(BUNDLED, resolve(file, '..', spec)).startsWith('..');
+        if (!target) offending.push(`${relative(src, file)} imports ${spec}, which is no file`);
+        else if (!inside && !(bundled && !isTest)) offending.push(`${relative(src, file)} imports ${spec}`);
+        else if (!target.endsWith('.d.ts')) visit(target);
+        continue;
+      }
+      if (isTest && (spec.startsWith('node:') || spec === 'vitest' || spec === 'openapi-typescript')) continue;
+      if (!declared.has(packageOf(spec))) offending.push(`${relative(src, file)} imports ${spec}`);
+    }
+  };
+  for (const file of sources(src)) visit(file);
   expect(offending).toEqual([]);
+  // The shared code it reaches is the review's: the decoder and checks, the schemas they read with, the ABIs.
+  const shared = [...visited].filter((file) => !relative(BUNDLED, file).startsWith('..'));
+  expect(shared.map((file) => relative(BUNDLED, file).split('/')[0]).sort()).toEqual(
+    expect.arrayContaining(['generated', 'inspect', 'schema']),
+  );
+  expect(shared.every((file) => /^(inspect|schema|generated)\//.test(relative(BUNDLED, file)))).toBe(true);
 });
 
 // It resolves its packages from the repository's root node_modules: the versions it declares are the ones installed.

@@ -323,18 +323,24 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Launches, trades and indexed blocks as they are indexed (Server-Sent Events)
-         * @description A stream of `launch`, `trade` and `block` events in chain order, each as it is indexed (a launch appears here when GET /launches would list it). `launch` data is a GET /launches item, `trade` data a GET /tokens/{address}/trades item with its token, `block` data says every event up to that block was sent. Resume after a disconnect with the last id received as Last-Event-ID (EventSource does it by itself) or `after`: nothing is missed or repeated. A `: keep-alive` comment comes every 15 seconds; a client that leaves what it was sent unread for 10 seconds is disconnected. An addition to v1: polling GET /launches works as before.
+         * Launches and trades at the chain head and as they are confirmed (Server-Sent Events)
+         * @description A stream of `launch`, `trade`, `block` and `retract` events in chain order. Confirmed events are as they are indexed (a launch appears when GET /launches would list it): `launch` data is a GET /launches item, `trade` data a GET /tokens/{address}/trades item with its token, each with an id `<block>-<logIndex>`, and `block` data says every event up to that block was sent. Resume after a disconnect with the last id received as Last-Event-ID (EventSource does it by itself) or `after`: no confirmed event is missed or repeated.
+         *
+         *     Head events (an addition, on unless `confirmed=only`): once the stream has caught up with the index, the launches and trades of each new block at the chain head follow as soon as the block is seen, before the confirmations the index waits for, with `confirmed: false` in their data and no SSE id (so the last id, and a resume, stay on confirmed events). When the index confirms such a block with the same hash, its events are not sent again: a `block` event at or above it confirms every head event sent before it and not withdrawn (sent whatever `types` asks, when it confirms head events of this client). A `retract` event withdraws every head event sent past its `block`: the head was reorganized (`reorganized`; events of the new chain follow), or, first on a resumed stream, whatever head events the client held (`resumed`; those still on the chain come again, confirmed or at the head). A reorganization below the confirmed block sends a retract event with the id of its block, then the lower block event as before. With 0 confirmations (the devnet by default) every block is confirmed as it is made, and there are no head events. Head events wait while the index is more than 64 blocks behind the head.
+         *
+         *     At most 128 streams per client (its network address, or an API key with a budget of its own) and 1,000 in all: more are RATE_LIMITED with Retry-After. A `: keep-alive` comment comes every 15 seconds; a client that leaves what it was sent unread for 10 seconds is disconnected. An addition to v1: polling GET /launches works as before.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description comma-separated event types to send: launch, trade, block (default all) */
+                    /** @description comma-separated event types to send: launch, trade, block (default all). Retract events come with launch or trade events, and block events that confirm head events sent, whatever this says */
                     types?: string;
                     /** @description only this token's launch and trades (block events still come) */
                     token?: string;
                     /** @description an event id to resume after, as the Last-Event-ID header does (the header wins); without either, the stream starts at the indexed block */
                     after?: string;
+                    /** @description `only`: confirmed launches and trades alone, exactly as before head events were added (no `confirmed: false` events, no `retract` events); left out, head events come too */
+                    confirmed?: "only";
                 };
                 header?: {
                     /** @description the id of the last event received (EventSource sends it when it reconnects); wins over `after` */
@@ -441,6 +447,8 @@ export interface paths {
                 /** @description Challenge */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -477,6 +485,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -734,6 +745,8 @@ export interface paths {
                 /** @description Claim build */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -788,6 +801,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -927,6 +943,8 @@ export interface paths {
                 /** @description Challenge */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -963,6 +981,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1065,7 +1086,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key for the wallet that signed a key challenge; the key is shown this once */
+        /**
+         * Create an API key for the wallet that signed a key challenge; the key is shown this once
+         * @description With the run's token in x-app-token (the app itself), the key may carry a `budget` of its own: its quotes and builds then count against it instead of their address's limits. A key made without the token adds nothing to its address's allowance.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -1078,6 +1102,13 @@ export interface paths {
                     "application/json": {
                         /** @description 1 to 64 characters, no control characters */
                         label: string;
+                        /** @description an addition: the key's own rate budget, instead of its address's limits; only the app's owner gives one (x-app-token, or the API keys page); left out or null: none */
+                        budget?: {
+                            /** @description quotes a minute */
+                            quotesPerMinute: number;
+                            /** @description builds a minute */
+                            buildsPerMinute: number;
+                        } | null;
                         /** @description the challenge nonce */
                         nonce: string;
                         /** @description personal_sign of the challenge message, 0x and 130 hex digits */
@@ -1542,6 +1573,8 @@ export interface paths {
                 /** @description The request, built */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1614,6 +1647,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1777,7 +1813,7 @@ export interface paths {
         put?: never;
         /**
          * Report the hash of the transaction that fulfilled the request (checked on chain)
-         * @description For the app, a key of the request's wallet, or that wallet's signed-in browser (with x-mm-csrf: 1). The transaction must be the one the request asked for: sent by its wallet, the same trade (function, token, exact amount, referrer, a limit no looser than the build's) or the launch of the token the build announced (WRONG_TRANSACTION otherwise), and not one that fulfilled another request (HASH_ALREADY_USED).
+         * @description For the app, a key of the request's wallet, or that wallet's signed-in browser (with x-mm-csrf: 1). The transaction must be the one the request asked for: sent by its wallet, the same trade (function, token, exact amount, referrer, a limit no looser than the build's) or the launch of the token the build announced (WRONG_CONTRACT otherwise, saying what differs), and not one that fulfilled another request (ALREADY_SENT, with that request in detail.request).
          */
         post: {
             parameters: {
@@ -1978,13 +2014,15 @@ export interface paths {
         };
         /**
          * A launched token's latest trades and its market now
-         * @description Trades through the router from the local index, newest first, with the launch's first buy (a trade appears once the indexer has its block); the market (price, market cap, supply) from the pool's current state.
+         * @description Trades through the router from the local index, newest first, with the launch's first buy (a trade appears once the indexer has its block); `wallet` (an addition) keeps only that wallet's trades, by the same order and limit; the market (price, market cap, supply) from the pool's current state.
          */
         get: {
             parameters: {
                 query?: {
                     /** @description 1 to 200, default 50 */
                     limit?: number;
+                    /** @description an addition: only this wallet's trades of the token (a launch's first buy is its creator's), same order and limit */
+                    wallet?: string;
                 };
                 header?: never;
                 path: {
@@ -2148,6 +2186,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallets/{address}/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tokens launched here that a wallet holds, valued, with their cost and profit
+         * @description An addition to the spec. Every token launched here that the wallet traded through the router (a launch's first buy counts as its creator's buy), with the balance read from the chain at one block, valued at the pool's price now (`value`: the balance at the mid price, before fees and price impact), and its cost and profit from the wallet's indexed trades, by average cost, exactly to the wei: in chain order each buy adds its tokens and what it paid (site fee included) to the cost; each sale takes out the cost of what it sold at the average (cost × sold ÷ held, rounded down, the remainder staying with what is left), and realizes what it got after the site fee less that cost; tokens sold beyond what the buys left carry no cost. Then the balance: tokens beyond what the trades leave came another way (a transfer in, a share of a first buy), which the index does not follow yet, and are held at no cost; tokens missing from it left without a sale here (a transfer out) and take their share of the cost with them, realizing nothing (`untracked` says which and how many). `unrealized` is value − cost. Amounts are in the pair currency; dollars at its price now (BNB by the WBNB/USDT pool, USDT at par), null when it has none. Tokens the wallet never traded here are not listed. A trade shows once the indexer has its block.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: also the tokens the wallet traded here and no longer holds (their realized profit) */
+                    closed?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    /** @description the wallet */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Positions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Positions"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quote": {
         parameters: {
             query?: never;
@@ -2179,6 +2307,8 @@ export interface paths {
                 /** @description Trade (quote fields) */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2224,6 +2354,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2316,6 +2449,8 @@ export interface paths {
                 /** @description Trade (build fields) */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2379,6 +2514,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2469,6 +2607,8 @@ export interface paths {
                 /** @description Trade (build fields) */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2532,6 +2672,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2631,6 +2774,8 @@ export interface paths {
                 /** @description Launch build */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2694,6 +2839,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2758,6 +2906,8 @@ export interface paths {
                 /** @description The stored image */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2803,6 +2953,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2858,6 +3011,8 @@ export interface paths {
                 /** @description Challenge */
                 200: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2894,6 +3049,9 @@ export interface paths {
                 /** @description Error object */
                 429: {
                     headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3247,7 +3405,7 @@ export interface components {
                  * @description stable; what clients act on
                  * @enum {string}
                  */
-                code: "INVALID_BODY" | "INVALID_JSON" | "BODY_TOO_LARGE" | "INVALID_ADDRESS" | "INVALID_HASH" | "INVALID_ID" | "INVALID_CURSOR" | "INVALID_PATH" | "INVALID_KIND" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_AMOUNT" | "TOO_MANY_DECIMALS" | "AMOUNT_TOO_SMALL" | "INVALID_SIDE" | "INVALID_EXACT" | "INVALID_SLIPPAGE" | "POOL_TOO_THIN" | "UNKNOWN_TOKEN" | "INSUFFICIENT_BALANCE" | "SIMULATION_FAILED" | "CANNOT_BUILD" | "SELF_REFERRAL" | "REFERRER_NOT_REGISTERED" | "MISSING_IMAGE" | "MISSING_MARKET_CAP" | "NO_PRICE" | "INVALID_SUPPLY" | "INVALID_LAUNCH" | "INVALID_SHAPE" | "SHAPE_BELOW_LADDER" | "INVALID_BURN" | "CONFLICTING_ROYALTY" | "CONFLICTING_METADATA" | "INVALID_METADATA_URI" | "INVALID_METADATA" | "UNSUPPORTED_PAIR" | "LAUNCHES_PAUSED" | "TOO_MUCH_GAS" | "INVALID_IMAGE" | "IMAGE_TOO_LARGE" | "UNSUPPORTED_IMAGE" | "UPLOADS_BUSY" | "STORAGE_UNAVAILABLE" | "ALREADY_BOUND" | "NOT_DEPLOYED" | "REFERRAL_ERROR" | "INVALID_SIGNATURE" | "INVALID_API_KEY" | "API_KEY_REVOKED" | "API_KEY_REQUIRED" | "KEY_NOT_FOUND" | "KEY_LIMIT" | "KEYS_OFF" | "KEYS_UNAVAILABLE" | "UNKNOWN_INTENT" | "INTENTS_UNAVAILABLE" | "ALREADY_SENT" | "NOT_SEEN_YET" | "WRONG_SENDER" | "WRONG_CONTRACT" | "NO_SESSION" | "SESSION_EXPIRED" | "SESSION_WALLET_MISMATCH" | "CSRF_REQUIRED" | "SMART_WALLET_UNSUPPORTED" | "ORIGIN_NOT_ALLOWED" | "SESSIONS_UNAVAILABLE" | "CHAIN_UNREACHABLE" | "FEES_UNREADABLE" | "INTERNAL" | "WRONG_TRANSACTION" | "HASH_ALREADY_USED";
+                code: "INVALID_BODY" | "INVALID_JSON" | "BODY_TOO_LARGE" | "INVALID_ADDRESS" | "INVALID_HASH" | "INVALID_ID" | "INVALID_CURSOR" | "INVALID_PATH" | "INVALID_KIND" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_AMOUNT" | "TOO_MANY_DECIMALS" | "AMOUNT_TOO_SMALL" | "INVALID_SIDE" | "INVALID_EXACT" | "INVALID_SLIPPAGE" | "POOL_TOO_THIN" | "UNKNOWN_TOKEN" | "INSUFFICIENT_BALANCE" | "SIMULATION_FAILED" | "CANNOT_BUILD" | "SELF_REFERRAL" | "REFERRER_NOT_REGISTERED" | "MISSING_IMAGE" | "MISSING_MARKET_CAP" | "NO_PRICE" | "INVALID_SUPPLY" | "INVALID_LAUNCH" | "INVALID_SHAPE" | "SHAPE_BELOW_LADDER" | "INVALID_BURN" | "CONFLICTING_ROYALTY" | "CONFLICTING_METADATA" | "INVALID_METADATA_URI" | "INVALID_METADATA" | "UNSUPPORTED_PAIR" | "LAUNCHES_PAUSED" | "TOO_MUCH_GAS" | "INVALID_IMAGE" | "IMAGE_TOO_LARGE" | "UNSUPPORTED_IMAGE" | "UPLOADS_BUSY" | "STORAGE_UNAVAILABLE" | "ALREADY_BOUND" | "NOT_DEPLOYED" | "REFERRAL_ERROR" | "INVALID_SIGNATURE" | "INVALID_API_KEY" | "API_KEY_REVOKED" | "API_KEY_REQUIRED" | "KEY_NOT_FOUND" | "KEY_LIMIT" | "KEYS_OFF" | "KEYS_UNAVAILABLE" | "UNKNOWN_INTENT" | "INTENTS_UNAVAILABLE" | "ALREADY_SENT" | "NOT_SEEN_YET" | "WRONG_SENDER" | "WRONG_CONTRACT" | "NO_SESSION" | "SESSION_EXPIRED" | "SESSION_WALLET_MISMATCH" | "CSRF_REQUIRED" | "SMART_WALLET_UNSUPPORTED" | "ORIGIN_NOT_ALLOWED" | "SESSIONS_UNAVAILABLE" | "CHAIN_UNREACHABLE" | "FEES_UNREADABLE" | "INTERNAL";
                 /** @description what was wrong */
                 message: string;
                 /** @description what to do about it */
@@ -3390,18 +3548,18 @@ export interface components {
             tx: string;
             block: number;
         };
-        /** @description One event of the stream, as its SSE fields. Events come in chain order, each once; send the last id received as Last-Event-ID (or `after`) to resume with nothing missed and nothing repeated. */
+        /** @description One event of the stream, as its SSE fields. Confirmed events come in chain order, each once, with an id; send the last id received as Last-Event-ID (or `after`) to resume with nothing confirmed missed or repeated. Head events (`confirmed: false`) carry no id, so the last id stays on the confirmed stream. */
         StreamEvent: {
             /** @enum {string} */
             event: "launch";
-            /** @description <block>-<logIndex> */
-            id: string;
-            data: components["schemas"]["LaunchListItem"];
+            /** @description <block>-<logIndex>; none on a head event */
+            id?: string;
+            data: components["schemas"]["LaunchEvent"];
         } | {
             /** @enum {string} */
             event: "trade";
-            /** @description <block>-<logIndex>; a launch's first buy, kept at its launch's place, is <block>-<logIndex>-1 */
-            id: string;
+            /** @description <block>-<logIndex>; a launch's first buy, kept at its launch's place, is <block>-<logIndex>-1; none on a head event */
+            id?: string;
             data: components["schemas"]["TradeEvent"];
         } | {
             /** @enum {string} */
@@ -3409,8 +3567,53 @@ export interface components {
             /** @description <block> */
             id: string;
             data: components["schemas"]["BlockEvent"];
+        } | {
+            /** @enum {string} */
+            event: "retract";
+            /** @description <block>, only when the reorganization reached below the last confirmed event sent */
+            id?: string;
+            data: components["schemas"]["RetractEvent"];
         };
-        /** @description a GET /tokens/{address}/trades item, with the token it is of */
+        /** @description a GET /launches item; with `confirmed: false` when it is a head event */
+        LaunchEvent: {
+            /**
+             * @description 0x followed by 40 hex digits
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            token: string;
+            symbol: string;
+            name: string;
+            /**
+             * @description wallet that launched it
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            creator: string;
+            /**
+             * @description 0x followed by 40 hex digits
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            pool: string;
+            /**
+             * @description pair currency contract
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            pair: string;
+            /** @description 10000 = 1% */
+            feeTier: number;
+            /** @description logo link; null until found in the metadata, or none */
+            image: string | null;
+            /** @description ISO 8601, the block time */
+            launchedAt: string;
+            /** @description transaction hash of the launch */
+            tx: string;
+            block: number;
+            /**
+             * @description false on a head event: its block is at the chain head and not confirmed yet (a later block event at or above its block confirms it; a retract event with a lower block withdraws it). Absent on a confirmed event.
+             * @enum {boolean}
+             */
+            confirmed?: false;
+        };
+        /** @description a GET /tokens/{address}/trades item, with the token it is of; with `confirmed: false` when it is a head event */
         TradeEvent: {
             /** @description transaction hash */
             tx: string;
@@ -3451,14 +3654,29 @@ export interface components {
              * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
              */
             token: string;
+            /**
+             * @description false on a head event: its block is at the chain head and not confirmed yet (a later block event at or above its block confirms it; a retract event with a lower block withdraws it). Absent on a confirmed event.
+             * @enum {boolean}
+             */
+            confirmed?: false;
         };
-        /** @description Every launch and trade up to and including this block has been sent. Sent after each indexed batch, first on a fresh connection (the indexed block then), and again with a lower block when the chain was reorganized back to it (what follows replaces what was sent past it). */
+        /** @description Every launch and trade up to and including this block has been sent, confirmed, and every head event at or below it that was sent before this event and not withdrawn is confirmed (it is not sent again). Sent after each indexed batch when `types` asks for block events, and whatever `types` asks when it confirms head events sent to this client; first on a fresh connection (the indexed block then), and again with a lower block when the chain was reorganized back to it (what follows replaces what was sent past it; with head events, a retract event of the same block comes first). */
         BlockEvent: {
             block: number;
             /** @description the block's hash; null before the index has its first block */
             hash: string | null;
             /** @description ISO 8601, the block time; null when not known */
             at: string | null;
+        };
+        /** @description Withdraws every event sent past `block`; what follows replaces it. `reorganized`: the head events of blocks the chain dropped at the head (no id); after a reorganization deeper than the confirmed block, the confirmed events past it too (the retract event then has the id `<block>`, and the lower block event follows). `resumed`: first on a resumed stream, whatever head events the client held past where it resumed (no id). Sent only on a stream with head events: never with confirmed=only, nor where every block is confirmed as it is made (0 confirmations). */
+        RetractEvent: {
+            /** @description every event sent past this block is withdrawn */
+            block: number;
+            /**
+             * @description `reorganized`: the chain dropped those blocks; `resumed`: the first event of a resumed stream, which cannot know what the client held: what is still on the chain past `block` is sent again
+             * @enum {string}
+             */
+            reason: "reorganized" | "resumed";
         };
         Challenge: {
             nonce: string;
@@ -3739,6 +3957,13 @@ export interface components {
             lastUsedAt: string | null;
             revokedAt: string | null;
             revoked: boolean;
+            /** @description the key's own rate budget (an addition); null: its requests count against their address's limits */
+            budget: {
+                /** @description quotes a minute */
+                quotesPerMinute: number;
+                /** @description builds a minute */
+                buildsPerMinute: number;
+            } | null;
         };
         KeyList: {
             /**
@@ -3975,6 +4200,151 @@ export interface components {
                 native: boolean;
             };
         };
+        Positions: {
+            /**
+             * @description 0x followed by 40 hex digits
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            wallet: string;
+            positions: components["schemas"]["Position"][];
+            /** @description the positions listed, summed in dollars (decimal strings, at most 6 places) */
+            totals: {
+                value: string;
+                cost: string;
+                realized: string;
+                unrealized: string;
+                /** @description tokens left out of the totals: no dollar price */
+                unpriced: string[];
+            };
+        };
+        Position: {
+            token: {
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                address: string;
+                symbol: string;
+                name: string;
+                decimals: number;
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                pool: string;
+                pair: {
+                    /**
+                     * @description 0x followed by 40 hex digits
+                     * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                     */
+                    address: string;
+                    symbol: string;
+                    decimals: number;
+                };
+            };
+            /** @description tokens held now, read from the chain */
+            balance: {
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+            };
+            /** @description one whole token at the pool's price now, in the pair */
+            price: {
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+                /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                usd: string | null;
+            };
+            /** @description the balance at the pool's price now (before fees and price impact) */
+            value: {
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+                /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                usd: string | null;
+            };
+            /** @description what the tokens held cost, by average cost (see the description) */
+            cost: {
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+                /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                usd: string | null;
+            };
+            /** @description cost per whole token held (cost ÷ balance, rounded down); null when nothing is held */
+            averageCost: {
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+                /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                usd: string | null;
+            } | null;
+            /** @description profit taken by sales: what each got after the site fee, less the cost of what it sold */
+            realized: {
+                amount: string;
+                /** @description wei, digits with a minus sign when below zero */
+                wei: string;
+                /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                usd: string | null;
+            };
+            /** @description value − cost */
+            unrealized: {
+                amount: string;
+                /** @description wei, digits with a minus sign when below zero */
+                wei: string;
+                /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                usd: string | null;
+            };
+            trades: {
+                /** @description buys, a launch's first buy counted as its creator's */
+                buys: number;
+                sells: number;
+                /** @description paid by the buys, site fees included */
+                spent: {
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                    usd: string | null;
+                };
+                /** @description received from the sales, after site fees */
+                received: {
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+                    usd: string | null;
+                };
+            };
+            /** @description balance − what the trades here leave: above zero, tokens that came another way (a transfer, a share of someone's first buy), held at no cost; below zero, tokens that left without a sale here (taking their share of the cost with them, realizing nothing) */
+            untracked: {
+                amount: string;
+                /** @description wei, digits with a minus sign when below zero */
+                wei: string;
+            };
+        };
         TradeQuote: {
             token: {
                 /**
@@ -4009,12 +4379,22 @@ export interface components {
                 amount: string;
                 wei: string;
                 symbol: string;
+                /**
+                 * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
             };
             /** @description what comes back at the current price (for a sell, after the site fee) */
             receive: {
                 amount: string;
                 wei: string;
                 symbol: string;
+                /**
+                 * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
             };
             /** @description the floor (exact in) or ceiling (exact out) written into the trade, from slippageBps */
             limit: {
@@ -4022,6 +4402,11 @@ export interface components {
                 wei: string;
                 /** @enum {string} */
                 kind: "minReceive" | "maxPay";
+                /**
+                 * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
             };
             /** @description taken in the pair currency; the referrer cut is paid out of it */
             siteFee: {
@@ -4029,6 +4414,11 @@ export interface components {
                 wei: string;
                 symbol: string;
                 bps: number;
+                /**
+                 * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
             };
             /** @description Per cent by which the pool fills worse than its mid price before the trade: the execution price of the pool leg (pair per token, the pool's LP fee and the site fee excluded) against that mid price. About 0 for trades too small to move the price. */
             priceImpactPct: number;
@@ -4070,6 +4460,11 @@ export interface components {
                 gasPriceWei: string;
                 maxWei: string;
                 max: string;
+                /**
+                 * @description an addition: the most the gas can cost (maxWei) in dollars, at most 6 places, rounded down; null when BNB has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
             };
             /** @description the on-chain deadline, ISO 8601 */
             expiresAt: string;
@@ -4137,6 +4532,11 @@ export interface components {
                 spend: {
                     amount: string;
                     wei: string;
+                    /**
+                     * @description an addition: in dollars at the currency's dollar price now (BNB by the WBNB/USDT pool, USDT at par), a decimal string of at most 6 places, rounded down; null when it has none
+                     * @example 12.34
+                     */
+                    usd: string | null;
                 };
                 minTokens: {
                     amount: string;
@@ -4148,11 +4548,21 @@ export interface components {
                     wei: string;
                     symbol: string;
                     bps: number;
+                    /**
+                     * @description an addition: in dollars at the currency's dollar price now (BNB by the WBNB/USDT pool, USDT at par), a decimal string of at most 6 places, rounded down; null when it has none
+                     * @example 12.34
+                     */
+                    usd: string | null;
                 };
             } | null;
             launchFee: {
                 amount: string;
                 wei: string;
+                /**
+                 * @description an addition: in dollars at the currency's dollar price now (BNB by the WBNB/USDT pool, USDT at par), a decimal string of at most 6 places, rounded down; null when it has none
+                 * @example 12.34
+                 */
+                usd: string | null;
             };
             /**
              * @description 0x followed by 40 hex digits
@@ -4201,6 +4611,11 @@ export interface components {
                 gasPriceWei: string;
                 maxWei: string;
                 max: string;
+                /**
+                 * @description an addition: in dollars at the currency's dollar price now (BNB by the WBNB/USDT pool, USDT at par), a decimal string of at most 6 places, rounded down; null when it has none
+                 * @example 12.34
+                 */
+                usd: string | null;
             };
             explain: string;
         };
@@ -4238,7 +4653,23 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The budget this request counted in, as in the IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): the policy's name ("quotes", "builds", "challenges", "uploads"), q requests in w seconds, and pk (the key's id, as bytes) when an API key's own budget counted it instead of the caller's address's. Sent on every answer the limit counted, errors included.
+         * @example "quotes";q=120;w=60
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description What is left of that budget, as in the IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11): r requests, until t seconds from now, when the oldest request counted leaves the sliding minute and one more is allowed. A refusal (429) has r=0 and t equal to Retry-After.
+         * @example "quotes";r=119;t=60
+         */
+        RateLimit: string;
+        /**
+         * @description Seconds to wait before the same request can succeed.
+         * @example 12
+         */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;

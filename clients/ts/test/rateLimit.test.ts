@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../../test/support/startTestService';
 import { CompanionError } from '../src/companionError';
 import { createCompanion } from '../src/createCompanion';
+import type { RateLimitedWait } from '../src/retryRateLimited';
 
 // The service with its rate limits on (and small): the client's error says when to try again.
 
@@ -18,7 +19,7 @@ afterAll(async () => {
 const query = { token: '0x00000000000000000000000000000000c0ffee01', side: 'buy', amount: '1' } as const;
 
 it('a rate limit is RATE_LIMITED, retryable after the seconds Retry-After gives', async () => {
-  const companion = createCompanion({ baseUrl: service.url });
+  const companion = createCompanion({ baseUrl: service.url, rateLimitRetry: false });
   // Quotes count whether or not they succeed: these two are refused for their token, the next for the limit.
   for (let i = 0; i < 2; i++) await expect(companion.quote(query)).rejects.toMatchObject({ code: 'UNKNOWN_TOKEN' });
   const error = await companion.quote(query).catch((e: unknown) => e);
@@ -40,4 +41,15 @@ it('a rate limit is RATE_LIMITED, retryable after the seconds Retry-After gives'
     status: 429,
     retry: { afterMs: expect.any(Number) },
   });
+});
+
+it('the client does not wait longer than maxWaitMs: the RATE_LIMITED asking for more comes at once', async () => {
+  const waits: RateLimitedWait[] = [];
+  const companion = createCompanion({
+    baseUrl: service.url,
+    rateLimitRetry: { maxWaitMs: 500, onWait: (w) => waits.push(w) },
+  });
+  // The quote budget (2 a minute) is spent by the test above: the service asks for seconds, more than 500 ms.
+  await expect(companion.quote(query)).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+  expect(waits).toEqual([]);
 });

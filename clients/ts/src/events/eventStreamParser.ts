@@ -25,6 +25,17 @@ export class EventStreamParser {
   private started = false;
   private eventType = '';
   private data: string[] = [];
+  /** Whether the event being read has an `id:` line of its own. */
+  private idLine = false;
+  private readonly withIdLine = new WeakSet<ServerSentEvent>();
+
+  /**
+   * Whether the event had an `id:` line of its own. Without one, its `id` is the stream's last (as the standard
+   * keeps it for reconnecting), which a service may use to leave events out of the resume point.
+   */
+  hasOwnId(event: ServerSentEvent): boolean {
+    return this.withIdLine.has(event);
+  }
 
   /** Feeds the next piece of the stream's text; returns the events it completes, in order. */
   push(text: string): ServerSentEvent[] {
@@ -70,7 +81,10 @@ export class EventStreamParser {
     if (field === 'event') this.eventType = value;
     else if (field === 'data') this.data.push(value);
     else if (field === 'id') {
-      if (!value.includes('\0')) this.lastEventId = value;
+      if (!value.includes('\0')) {
+        this.lastEventId = value;
+        this.idLine = true;
+      }
     } else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
     return undefined;
   }
@@ -80,8 +94,10 @@ export class EventStreamParser {
       this.data.length === 0
         ? undefined
         : { event: this.eventType || 'message', data: this.data.join('\n'), id: this.lastEventId };
+    if (event && this.idLine) this.withIdLine.add(event);
     this.eventType = '';
     this.data = [];
+    this.idLine = false;
     return event;
   }
 }

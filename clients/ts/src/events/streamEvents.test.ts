@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompanionError } from '../companionError';
 import { createCompanion } from '../createCompanion';
-import type { CompanionEvent } from './streamEvents';
+import { type CompanionEvent, isConfirmed } from './streamEvents';
 
 /** A tiny SSE server: each connection is handed to `answer` with its number (0 first). */
 async function serve(answer: (n: number, req: IncomingMessage, res: ServerResponse) => void) {
@@ -121,7 +121,7 @@ describe('events()', () => {
     const controller = new AbortController();
     const seen: string[] = [];
     for await (const event of createCompanion({ baseUrl }).events({ signal: controller.signal })) {
-      seen.push(event.id);
+      seen.push(event.id ?? '');
       setTimeout(() => controller.abort(), 20);
     }
     expect(seen).toEqual(['5']);
@@ -175,5 +175,59 @@ describe('events()', () => {
       .catch((e: unknown) => e);
     expect(none).toBeInstanceOf(CompanionError);
     expect(none).toMatchObject({ code: 'UNREACHABLE', status: null, retry: { afterMs: 1000 } });
+  });
+
+  it('takes head events: `confirmed: false` and no id of their own; retract events; kinds it does not know passed over', async () => {
+    const token = `0x${'33'.repeat(20)}`;
+    const launch = (confirmed?: boolean, id?: string) =>
+      `event: launch\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify({ token, symbol: 'HEAD', ...(confirmed === undefined ? {} : { confirmed }) })}\n\n`;
+    const { baseUrl, requests } = await serve((n, req, res) => {
+      stream(res);
+      if (n > 0) {
+        res.write(block(22));
+        return;
+      }
+      res.write(block(20));
+      // A head event: its block is at the head, not confirmed; it carries no id, so the resume id stays at 20.
+      res.write(launch(false));
+      res.write(`event: retract\ndata: {"block":20,"reason":"reorganized"}\n\n`);
+      // A kind this client does not know, and a field it does not know on a block.
+      res.write(`event: confirm\nid: 21\ndata: {"block":21}\n\n`);
+      res.write(launch(undefined, '21-0'));
+      res.write(`event: block\nid: 21\ndata: {"block":21,"hash":"0x${'cd'.repeat(32)}","at":null,"head":23}\n\n`);
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    const companion = createCompanion({ baseUrl });
+    const seen: CompanionEvent[] = [];
+    for await (const event of companion.events({ maxRetryMs: 50 })) {
+      seen.push(event);
+      if (seen.length === 6) break;
+    }
+    expect(seen.map((e) => `${e.event} ${e.id ?? '(none)'}`)).toEqual([
+      'block 20',
+      'launch (none)',
+      'retract (none)',
+      'launch 21-0',
+      'block 21',
+      'block 22',
+    ]);
+    expect(seen.map((e) => isConfirmed(e))).toEqual([true, false, true, true, true, true]);
+    expect(seen[1]?.data).toMatchObject({ confirmed: false });
+    expect(seen[2]?.data).toEqual({ block: 20, reason: 'reorganized' });
+    // Resumed after the last confirmed event, never after a head event.
+    expect(requests[1]?.headers['last-event-id']).toBe('21');
+    const only = await serve((_n, _req, res) => {
+      stream(res);
+      res.write(block(9));
+    });
+    const first = await createCompanion({ baseUrl: only.baseUrl }).events({ confirmed: 'only' }).next();
+    expect(first.value).toMatchObject({ event: 'block', id: '9' });
+    expect(only.requests[0]?.url).toBe('/api/v1/events?confirmed=only');
+    // Retract is the client's to filter: asked for, it is not sent as a type the service would refuse.
+    const asked = await createCompanion({ baseUrl: only.baseUrl })
+      .events({ types: ['launch', 'block', 'retract'] })
+      .next();
+    expect(asked.value).toMatchObject({ event: 'block', id: '9' });
+    expect(only.requests[1]?.url).toBe('/api/v1/events?types=launch%2Cblock');
   });
 });
