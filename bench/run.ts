@@ -12,6 +12,7 @@ import { bscCadence } from './bscCadence';
 import { confirmedToListedBench } from './confirmedToListed';
 import { contractGas } from './contractGas';
 import { devnetStart } from './devnetStart';
+import { headEventsBench } from './headEvents';
 import { indexerBench } from './indexerBench';
 import { launchBench } from './launchBench';
 import { loadMix } from './loadMix';
@@ -32,6 +33,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   confirmedToListedBench,
   botStream,
   bscCadence,
+  headEventsBench,
   // Last: it takes both cores (the servers it compares and its load generator, each in processes of their own).
   quoteVsBare,
 ];
