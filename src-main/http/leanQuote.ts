@@ -38,9 +38,10 @@ const REFUSED = Symbol('refused');
  * route's fields alone, each once with a plain value, a loopback Host, and no header that a middleware acts on. The
  * query is read by the route's one schema (QuoteQuerySchema), the answer is the route's own (`tradeJson`, the same
  * JSON), a failure is answered by the app's `errorAnswer`, and with limits on the quote is counted by the app's own
- * quote limiter, its answer carrying the same RateLimit-Policy and RateLimit fields as the app's. What is skipped is the app's cost per request (the fetch Request and Response, the router, the
- * middleware chain); and when the token, its pool and the fees are already read, the quote is answered in the turn
- * its request came in, as a bare node:http server answers, with no promise in between.
+ * quote limiter, its answer carrying the same RateLimit-Policy and RateLimit fields as the app's. What is skipped is
+ * the app's cost per request (the fetch Request and Response, the router, the middleware chain); and when the token,
+ * its pool and the fees are already read, the quote is answered in the turn its request came in, as a bare node:http
+ * server answers, with no promise in between.
  */
 export function leanQuote(
   path: string,
