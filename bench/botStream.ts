@@ -8,6 +8,7 @@ import { startService } from '../src-main/startService';
 import { launcher } from '../test/support/launcher';
 import { openSse } from '../test/support/sseReader';
 import type { Benchmark, Row } from './benchmark';
+import { deadlineFor } from './deadline';
 import { startServer } from './loadMix';
 import { percentile } from './stats';
 import { withTempDir } from './tempDir';
@@ -180,15 +181,4 @@ async function waitFor(done: () => boolean, timeoutMs = 10_000): Promise<void> {
 const round = (ms: number) => Math.round(ms * 10) / 10;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** `work`, or an error naming what never finished: a benchmark must end, with its figures or with why not. */
-async function within<T>(work: Promise<T>, what: string, ms = 30_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`bot-stream: ${what} did not finish within ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const within = deadlineFor('bot-stream', 30_000);

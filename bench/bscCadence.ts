@@ -32,6 +32,7 @@ import {
   sellCall,
   TIP_WEI,
 } from './cadenceTraffic';
+import { deadlineFor } from './deadline';
 import { max, percentile } from './stats';
 import { withTempDir } from './tempDir';
 
@@ -813,18 +814,4 @@ const blocks = (milliseconds: number) => round3(milliseconds / BLOCK_MS);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
-/** `work`, or an error naming what never finished: a benchmark must end, with its figures or with why not. */
-async function within<T>(work: Promise<T>, what: string, timeoutMs = 60_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`bsc-cadence: ${what} did not finish within ${timeoutMs / 1000} s`)),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const within = deadlineFor('bsc-cadence', 60_000);

@@ -18,6 +18,7 @@ import { launcher } from '../test/support/launcher';
 import { openSse, type SseConnection, type SseEvent } from '../test/support/sseReader';
 import type { Benchmark, Row } from './benchmark';
 import { buyCall, LocalSigner, rpcEndpoint, TIP_WEI } from './cadenceTraffic';
+import { deadlineFor } from './deadline';
 import { BURST, SNIPED, SNIPER_ACCOUNT, sniperFigures } from './sniperAtHead';
 import { max, percentile } from './stats';
 import { withTempDir } from './tempDir';
@@ -283,18 +284,4 @@ async function measure(dataDir: string): Promise<Row[]> {
 const ms = (value: number) => Math.round(value * 10) / 10;
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-/** `work`, or an error naming what never finished: a benchmark must end, with its figures or with why not. */
-async function within<T>(work: Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`head-events: ${what} did not finish within ${timeoutMs / 1000} s`)),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const within = deadlineFor('head-events', 30_000);

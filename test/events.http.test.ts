@@ -2,7 +2,7 @@ import { type Address, type Hash, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { devnetTestClient } from './support/devnetTestClient';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
-import { openSse, type SseConnection, type SseEvent } from './support/sseReader';
+import { openSse, received, type SseConnection, type SseEvent } from './support/sseReader';
 import { startTestService, type TestService } from './support/startTestService';
 
 let service: TestService;
@@ -55,18 +55,6 @@ async function indexedHead(): Promise<number> {
   const head = Number(await s.api.client.getBlockNumber({ cacheTime: 0 }));
   await service.indexer.waitFor(head);
   return head;
-}
-
-/** Waits until the stream has an event that `match` accepts, and returns it. */
-async function received(connection: SseConnection, match: (event: SseEvent) => boolean): Promise<SseEvent> {
-  return vi.waitFor(
-    () => {
-      const event = connection.events.find(match);
-      if (!event) throw new Error(`not received yet (${connection.events.length} events so far)`);
-      return event;
-    },
-    { timeout: 10_000, interval: 10 },
-  );
 }
 
 const about = (token: Address) => (event: SseEvent) => JSON.parse(event.data).token === token;

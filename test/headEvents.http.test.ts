@@ -5,8 +5,12 @@ import { LaunchFactory } from '../src-main/chain/generated/contracts';
 import { devnetChain } from '../src-main/chain/networks';
 import { devnetTestClient } from './support/devnetTestClient';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
-import { openSse, type SseConnection, type SseEvent } from './support/sseReader';
+import { openSse, received as receivedWithin, type SseConnection, type SseEvent } from './support/sseReader';
 import { startTestService, type TestService } from './support/startTestService';
+
+/** Events of blocks made on a cadence take longer to come than on the instant devnet. */
+const received = (connection: SseConnection, match: (event: SseEvent) => boolean) =>
+  receivedWithin(connection, match, 20_000);
 
 /*
  * GET /events' head events on a devnet that makes a block every 500 ms, with the 3 confirmations the service waits for
@@ -86,18 +90,6 @@ async function launch(firstBuy = 0n): Promise<{ token: Address; hash: Hash; bloc
   const receipt = await s.api.client.getTransactionReceipt({ hash });
   expect(receipt.status).toBe('success');
   return { token: planned.token, hash, block: Number(receipt.blockNumber) };
-}
-
-/** Waits until the stream has an event that `match` accepts, and returns it. */
-async function received(connection: SseConnection, match: (event: SseEvent) => boolean): Promise<SseEvent> {
-  return vi.waitFor(
-    () => {
-      const event = connection.events.find(match);
-      if (!event) throw new Error(`not received yet (${connection.events.length} events so far)`);
-      return event;
-    },
-    { timeout: 20_000, interval: 10 },
-  );
 }
 
 const data = (event: SseEvent) => JSON.parse(event.data);

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 /** One event as read off the wire. */
 export interface SseEvent {
   event: string;
@@ -73,4 +74,20 @@ export async function openSse(
   };
   const ended = read().catch(() => {});
   return { response, events, comments, ended, close: () => controller.abort() };
+}
+
+/** Waits until the stream has an event that `match` accepts, and returns it. */
+export async function received(
+  connection: SseConnection,
+  match: (event: SseEvent) => boolean,
+  timeoutMs = 10_000,
+): Promise<SseEvent> {
+  return vi.waitFor(
+    () => {
+      const event = connection.events.find(match);
+      if (!event) throw new Error(`not received yet (${connection.events.length} events so far)`);
+      return event;
+    },
+    { timeout: timeoutMs, interval: 10 },
+  );
 }
