@@ -12,6 +12,7 @@ import type { AnswerCheck } from './http/answerCheck';
 import { type AppDeps, createApp, leanRoutes, type RateLimits } from './http/createApp';
 import { EventStream, type EventStreamOptions } from './http/eventStream';
 import { listenApi } from './http/listenApi';
+import { holdTickRecordShape } from './http/tickRecordShape';
 import { createLogger, type Logger } from './log/createLogger';
 import { ApiKeys } from './services/apiKeys';
 import type { AppChannel } from './services/appChannel';
@@ -330,6 +331,8 @@ export function composeServices(
  * chain (starting the devnet if asked), and serves the HTTP API on 127.0.0.1 only. Resolves once the API answers.
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
+  // First, before the work of starting can bring on a major collection: see holdTickRecordShape.
+  holdTickRecordShape();
   const logger = options.logger ?? createLogger({ level: 'info', stream: process.stderr });
   const linkBaseProblem = options.publicLinkBase === undefined ? null : publicLinkBaseProblem(options.publicLinkBase);
   if (linkBaseProblem) throw new Error(`publicLinkBase: ${linkBaseProblem}`);

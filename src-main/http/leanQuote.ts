@@ -176,15 +176,24 @@ function plainQuery(search: string): Record<string, string> | undefined {
   return query;
 }
 
+/** The last Host value found plain: a client sends the same one with every request, so it is checked once. */
+let plainHost: string | undefined;
+
+function isPlainHost(host: string): boolean {
+  if (host === plainHost) return true;
+  const plain = PLAIN_HOST.exec(host);
+  if (!plain || !isLoopbackHost(host) || Number(plain[1] ?? 0) > 65_535) return false;
+  plainHost = host;
+  return true;
+}
+
 /** One plain loopback Host and none of APP_HEADERS. */
 function plainHeaders(raw: readonly string[]): boolean {
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
     if (name === 'host') {
-      const host = raw[i + 1] as string;
-      const plain = PLAIN_HOST.exec(host);
-      if (!plain || !isLoopbackHost(host) || Number(plain[1] ?? 0) > 65_535) return false;
+      if (!isPlainHost(raw[i + 1] as string)) return false;
       hosts++;
     } else if (APP_HEADERS.has(name)) {
       return false;
@@ -206,11 +215,19 @@ function send(
   left: string | undefined,
 ): void {
   const length = Buffer.byteLength(body);
-  if (left === undefined) {
-    res.writeHead(status, { ...extra, 'Content-Type': 'application/json', 'Content-Length': length });
-  } else {
+  // Literals without a spread where there is nothing to spread: V8 adds each property after a spread through its
+  // slow generic path, which cost a tenth of the route's own time.
+  if (extra !== undefined) {
     res.writeHead(status, {
       ...extra,
+      ...(left === undefined ? {} : { [RATE_LIMIT_POLICY]: policy, [RATE_LIMIT]: left }),
+      'Content-Type': 'application/json',
+      'Content-Length': length,
+    });
+  } else if (left === undefined) {
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': length });
+  } else {
+    res.writeHead(status, {
       [RATE_LIMIT_POLICY]: policy,
       [RATE_LIMIT]: left,
       'Content-Type': 'application/json',

@@ -191,6 +191,16 @@ function tooSmall(why: string): ApiError {
 /** Fixed-point scale of the prices compared in priceImpact. */
 const SCALE = 10n ** 36n;
 
+/** The mid price priceImpact worked out last, by the price it came from: quote after quote ask the same pool. */
+let lastMid = { sqrtPriceX96: 0n, mid: 0n };
+
+/** sqrtPriceX96² / 2^192 scaled by SCALE: the pool's price, token1 per token0. */
+function midPrice(sqrtPriceX96: bigint): bigint {
+  if (lastMid.sqrtPriceX96 !== sqrtPriceX96)
+    lastMid = { sqrtPriceX96, mid: (sqrtPriceX96 * sqrtPriceX96 * SCALE) >> 192n };
+  return lastMid.mid;
+}
+
 /**
  * Execution price of the pool leg against the mid price before it, in per cent (both in token1 per token0, so
  * decimals cancel). Fees excluded: the pool's fee comes off what went in.
@@ -199,7 +209,7 @@ function priceImpact(pool: PoolState, swap: ReturnType<typeof simulateSwap>, zer
   const inNet = swap.amountIn - swap.feeAmount;
   if (inNet <= 0n || swap.amountOut <= 0n) return 0;
   // mid = sqrtP² / 2^192 (token1 per token0); execution = out/in (zeroForOne) or in/out.
-  const mid = (pool.sqrtPriceX96 * pool.sqrtPriceX96 * SCALE) >> 192n;
+  const mid = midPrice(pool.sqrtPriceX96);
   const execution = zeroForOne ? (swap.amountOut * SCALE) / inNet : (inNet * SCALE) / swap.amountOut;
   if (mid === 0n) return 0;
   // Selling token0 gets less token1 than mid; buying token0 pays more: both are a loss against mid.
