@@ -4,9 +4,10 @@ import { heldTickRecord, holdTickRecordShape } from './tickRecordShape';
 it("holds one of Node's own nextTick records, and only the first one caught", async () => {
   holdTickRecordShape();
   const record = heldTickRecord() as Record<string | symbol, unknown> | undefined;
-  // The record as Node builds it: its async id and trigger id under Node's symbols, then the callback and its args.
+  // The record as Node builds it: its async id and trigger id under Node's symbols first (Node 22 adds its async
+  // context frame after them), then the callback and its args.
   expect(record).toBeDefined();
-  expect(Object.getOwnPropertySymbols(record).map(String)).toEqual([
+  expect(Object.getOwnPropertySymbols(record).map(String).slice(0, 2)).toEqual([
     'Symbol(async_id_symbol)',
     'Symbol(trigger_async_id_symbol)',
   ]);
