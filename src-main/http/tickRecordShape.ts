@@ -15,7 +15,7 @@ let held: object | undefined;
  * that path on every answer (Runtime_DefineKeyedOwnPropertyInLiteral, MigrateToMap, TransitionToDataProperty), and a
  * bare node:http handler run inside the service's process answered 30-40% fewer requests than the same handler in a
  * process of its own. With one record held, the shape survives every collection, the runtime path is gone from the
- * profile, and GET /quote answered 30% more (bench quote-vs-bare, issue 28).
+ * profile, and GET /quote answered 25-30% more after an idle spell (bench quote-vs-bare, issue 28).
  *
  * The record is caught with an async hook switched on for the one synchronous nextTick call and off again at once;
  * call this first thing, before the process has done enough work for a major collection.
