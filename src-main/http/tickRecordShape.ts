@@ -9,8 +9,8 @@ let held: object | undefined;
 /**
  * Keeps one of `process.nextTick`'s own records alive for the life of the process, so the shape V8 gives those records
  * is never collected. Every HTTP answer queues several of them (Node's streams defer their reads, writes and ends
- * through nextTick), each built as `{ [async_id]: …, [trigger_async_id]: …, callback, args }`. In the service's process,
- * once a major collection had found no record alive and dropped the shape, V8 never built it again: each record got a
+ * through nextTick), each built as `{ [async_id]: …, [trigger_async_id]: …, callback, args }`. In the service's
+ * process, once a major collection had found no record alive and dropped the shape, V8 never built it again: each record got a
  * map of its own through V8's slow runtime path, and every stream site that queues one went megamorphic. perf showed
  * that path on every answer (Runtime_DefineKeyedOwnPropertyInLiteral, MigrateToMap, TransitionToDataProperty), and a
  * bare node:http handler run inside the service's process answered 30-40% fewer requests than the same handler in a
