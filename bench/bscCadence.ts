@@ -15,13 +15,13 @@ import type { Devnet } from '../src-main/chain/devnet/startDevnet';
 import { LaunchFactory } from '../src-main/chain/generated/contracts';
 import { QuoterV2 } from '../src-main/chain/generated/vendor';
 import { devnetChain } from '../src-main/chain/networks';
-import { silentLogger } from '../src-main/log/createLogger';
-import { type RunningService, startService } from '../src-main/startService';
+import type { RunningService } from '../src-main/startService';
 import { launcher } from '../test/support/launcher';
 import { openSse, type SseConnection } from '../test/support/sseReader';
 import type { Benchmark, Row } from './benchmark';
 import {
   allowRouterCalls,
+  BSC_BLOCK_MS,
   buyCall,
   type Call,
   LAUNCH_FEE,
@@ -30,6 +30,7 @@ import {
   rpcEndpoint,
   type SwapContracts,
   sellCall,
+  startAtBscCadence,
   TIP_WEI,
 } from './cadenceTraffic';
 import { deadlineFor } from './deadline';
@@ -37,7 +38,7 @@ import { max, percentile } from './stats';
 import { withTempDir } from './tempDir';
 
 /** BSC's block time since 2025. */
-const BLOCK_MS = 750;
+const BLOCK_MS = BSC_BLOCK_MS;
 /** Launches measured for row 1, after a few that warm the service, the stream and the index up. */
 const LAUNCHES = 20;
 const LAUNCH_WARM_UP = 3;
@@ -217,19 +218,7 @@ class Observer {
 }
 
 async function measure(dataDir: string): Promise<Row[]> {
-  const service = await startService({
-    port: 0,
-    dataDir,
-    network: 'devnet',
-    seed: false,
-    rateLimits: false,
-    blockTimeMs: BLOCK_MS,
-    // The launches' metadata links point nowhere; looking them up is not what is measured.
-    thirdPartyFetches: false,
-    logger: silentLogger(),
-  });
-  const devnet = service.chain.devnet;
-  if (!devnet || devnet.blockTimeMs !== BLOCK_MS) throw new Error('the service runs no devnet at 750 ms blocks');
+  const { service, devnet } = await startAtBscCadence(dataDir);
   const observer = new Observer(service);
   try {
     await observer.open();

@@ -9,9 +9,43 @@ import {
   zeroAddress,
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import type { Devnet } from '../src-main/chain/devnet/startDevnet';
 import { IPermit2, TradeRouter } from '../src-main/chain/generated/contracts';
+import { silentLogger } from '../src-main/log/createLogger';
+import { type RunningService, startService } from '../src-main/startService';
 
 /** The bsc-cadence benchmark's load: test accounts that sign locally, with explicit gas and their own nonces. */
+
+/** BSC's block time, at which the cadence benches run the devnet. */
+export const BSC_BLOCK_MS = 750;
+
+/**
+ * The headless service in this process on a devnet making a block every BSC_BLOCK_MS, unseeded and without rate
+ * limits, with `confirmations` when given; throws if it runs no devnet at that cadence.
+ */
+export async function startAtBscCadence(
+  dataDir: string,
+  confirmations?: number,
+): Promise<{ service: RunningService; devnet: Devnet }> {
+  const service = await startService({
+    port: 0,
+    dataDir,
+    network: 'devnet',
+    seed: false,
+    rateLimits: false,
+    blockTimeMs: BSC_BLOCK_MS,
+    ...(confirmations === undefined ? {} : { confirmations }),
+    // The launches' metadata links point nowhere; looking them up is not what is measured.
+    thirdPartyFetches: false,
+    logger: silentLogger(),
+  });
+  const devnet = service.chain.devnet;
+  if (!devnet || devnet.blockTimeMs !== BSC_BLOCK_MS) {
+    await service.close();
+    throw new Error(`the service runs no devnet at ${BSC_BLOCK_MS} ms blocks`);
+  }
+  return { service, devnet };
+}
 
 /** The priority fee every transaction of the load bids (BSC's usual 0.1 gwei). */
 export const TIP_WEI = parseGwei('0.1');

@@ -12,19 +12,17 @@ import {
 import { seededRandom } from '../scripts/rehearsal/rpcWallet';
 import { LaunchFactory } from '../src-main/chain/generated/contracts';
 import { devnetChain } from '../src-main/chain/networks';
-import { silentLogger } from '../src-main/log/createLogger';
-import { startService } from '../src-main/startService';
 import { launcher } from '../test/support/launcher';
 import { openSse, type SseConnection, type SseEvent } from '../test/support/sseReader';
 import type { Benchmark, Row } from './benchmark';
-import { buyCall, LocalSigner, rpcEndpoint, TIP_WEI } from './cadenceTraffic';
+import { BSC_BLOCK_MS, buyCall, LocalSigner, rpcEndpoint, startAtBscCadence, TIP_WEI } from './cadenceTraffic';
 import { deadlineFor } from './deadline';
 import { BURST, SNIPED, SNIPER_ACCOUNT, sniperFigures } from './sniperAtHead';
 import { max, percentile } from './stats';
 import { withTempDir } from './tempDir';
 
 /** BSC's block time, and the confirmations the service waits for there. */
-const BLOCK_MS = 750;
+const BLOCK_MS = BSC_BLOCK_MS;
 const CONFIRMATIONS = 3;
 /** Launches measured, after a few that warm the service and the stream up. */
 const LAUNCHES = 20;
@@ -91,20 +89,7 @@ class Subscriber {
 }
 
 async function measure(dataDir: string): Promise<Row[]> {
-  const service = await startService({
-    port: 0,
-    dataDir,
-    network: 'devnet',
-    seed: false,
-    rateLimits: false,
-    blockTimeMs: BLOCK_MS,
-    confirmations: CONFIRMATIONS,
-    // The launches' metadata links point nowhere; looking them up is not what is measured.
-    thirdPartyFetches: false,
-    logger: silentLogger(),
-  });
-  const devnet = service.chain.devnet;
-  if (!devnet || devnet.blockTimeMs !== BLOCK_MS) throw new Error('the service runs no devnet at 750 ms blocks');
+  const { service, devnet } = await startAtBscCadence(dataDir, CONFIRMATIONS);
   const made = new Map<number, number>();
   const blockWaiters = new Set<(block: number) => void>();
   const unsubscribe = service.chain.onBlock((number) => {
