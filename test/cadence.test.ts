@@ -142,6 +142,24 @@ describe('--block-time 750', () => {
 });
 
 describe('--block-time 750 with --bsc-fees', () => {
+  it('refuses a transaction whose signature was tampered with, or that is no transaction, and keeps neither', async () => {
+    const account = wallet(14).account;
+    const raw = await account.signTransaction({
+      chainId: node.chainId,
+      to: testAccounts()[10]?.address as Hex,
+      value: 1n,
+      gas: 21_000n,
+      nonce: 0,
+      maxFeePerGas: parseGwei('5'),
+      maxPriorityFeePerGas: parseGwei('1'),
+    });
+    // The last byte of s moved: the signature recovers no key, or another sender's with nothing to pay.
+    const tampered = `${raw.slice(0, -2)}${raw.endsWith('00') ? '01' : '00'}` as Hex;
+    await expect(node.call('eth_sendRawTransaction', [tampered])).rejects.toThrow();
+    await expect(node.call('eth_sendRawTransaction', ['0x1234'])).rejects.toThrow(/not a signed transaction/);
+    expect(await node.call('txpool_status')).toEqual({ pending: '0x0', queued: '0x0' });
+  });
+
   it('refuses a transaction under the minimum tip as it arrives, as a BSC node does, instead of leaving it pending for ever', async () => {
     const bsc = await startTestService(undefined, { blockTimeMs: 750, bscFees: true });
     try {
