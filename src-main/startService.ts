@@ -247,7 +247,11 @@ export function composeServices(
   const sessions = new Sessions(db, now);
   const intents = new Intents(db, chain, now);
   const settings = new SettingsService(chain);
-  const tokens = new TokenRegistry(chain, index);
+  // A launch heard at the head is quoted and built from its log, as the index will have it: a bot buying it at once
+  // waits for no reads of the token and its pool, and its pool is read from its birth.
+  const tokens = new TokenRegistry(chain, {
+    launch: (token) => index.launch(token) ?? headChain?.launchOf(token) ?? null,
+  });
   const quotes = new QuoteService(new PoolStateService(chain), settings, prices);
   const eligibility = new ReferrerEligibility(chain, referrers, {
     isCreator: (wallet) => index.isCreator(wallet),

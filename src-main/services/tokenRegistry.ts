@@ -42,6 +42,14 @@ export interface LaunchLookup {
   launch(token: Address): IndexedLaunch | null;
 }
 
+/** What the registry needs of a launch's log: the indexed one, or one in a block at the head not yet confirmed. */
+export type LaunchRecord = Pick<IndexedLaunch, 'name' | 'symbol' | 'creator' | 'pool' | 'pair' | 'fee' | 'block'>;
+
+/** Launches the registry knows without reading the chain: the index's, then those seen at the head. */
+export interface LaunchRecords {
+  launch(token: Address): LaunchRecord | null;
+}
+
 /**
  * Answers "is this a token we launched, and what is it": from the index when the launch is indexed, otherwise from
  * the factory on chain (a launch in a block the indexer has not reached yet). Facts of launched tokens never change,
@@ -55,7 +63,7 @@ export class TokenRegistry {
 
   constructor(
     private readonly chain: ChainContext,
-    private readonly index?: LaunchLookup,
+    private readonly index?: LaunchRecords,
   ) {}
 
   /** The token's facts; INVALID_ADDRESS for a malformed address, UNKNOWN_TOKEN when the factory did not launch it. */

@@ -1,6 +1,6 @@
-import type { Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { type Logger, silentLogger } from '../../log/createLogger';
-import type { StreamEntry } from '../../store/indexStore';
+import type { ListedLaunch, StreamEntry } from '../../store/indexStore';
 import { CoalescedRun } from '../coalescedRun';
 import { blocksOf, decodeBatch } from './decodeBatch';
 import { ChainMoved, isFinal, NodeBehind } from './indexerErrors';
@@ -109,6 +109,20 @@ export class HeadChain {
   blocksAbove(confirmed: number): readonly HeadBlock[] {
     const first = this.kept.findIndex((block) => block.number > confirmed);
     return first < 0 ? [] : first === 0 ? this.kept : this.kept.slice(first);
+  }
+
+  /**
+   * The launch of `token` in a block held at the head, newest first: what a bot that heard it on the event stream
+   * asks about next, known here before the index confirms it. Null when no held block launched it.
+   */
+  launchOf(token: Address): ListedLaunch | null {
+    const wanted = token.toLowerCase();
+    for (let i = this.kept.length - 1; i >= 0; i--) {
+      for (const entry of (this.kept[i] as HeadBlock).entries) {
+        if (entry.kind === 'launch' && entry.launch.token.toLowerCase() === wanted) return entry.launch;
+      }
+    }
+    return null;
   }
 
   private async pass(): Promise<boolean> {
