@@ -1,6 +1,8 @@
 import { type Address, createWalletClient, type Hash, http, parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Devnet } from '../src-main/chain/devnet/startDevnet';
+import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { LaunchFactory } from '../src-main/chain/generated/contracts';
 import { devnetChain } from '../src-main/chain/networks';
 import { devnetTestClient } from './support/devnetTestClient';
@@ -21,6 +23,8 @@ const received = (connection: SseConnection, match: (event: SseEvent) => boolean
  */
 
 const BLOCK_MS = 500;
+/** The test account that buys launches at the head; the launches' creators are 2 to 4. */
+const BUYER = 7;
 const CONFIRMATIONS = 3;
 const PER_CLIENT = 4;
 
@@ -219,6 +223,56 @@ describe('GET /events at the head, 500 ms blocks and 3 confirmations', () => {
     const again = await stream('?types=block');
     expect(again.response.status).toBe(200);
     for (const connection of [...streams.slice(1), again]) await leave(connection);
+  });
+
+  it('builds a buy of a launch heard at the head from its log, and runs a like buy once at the gas the first needed', async () => {
+    const headStream = await stream('?types=launch');
+    const client = service.chain.client;
+    const reads = vi.spyOn(client, 'readContract');
+    const estimates = vi.spyOn(client, 'estimateGas');
+    const buyer = privateKeyToAccount(testAccounts()[BUYER]?.privateKey ?? '0x');
+    const wallet = createWalletClient({ account: buyer, chain: devnetChain, transport: http(`${service.origin}/rpc`) });
+    try {
+      const buyAtHead = async () => {
+        const launched = await launch();
+        await received(headStream, (event) => event.event === 'launch' && about(launched.token)(event));
+        expect(service.indexer.indexedBlock()).toBeLessThan(launched.block);
+        const built = await s.api.post('/build/buy', {
+          wallet: buyer.address,
+          token: launched.token,
+          amount: '0.01',
+        });
+        expect(built.status).toBe(200);
+        expect(built.body.simulation).toMatchObject({ ran: true, ok: true });
+        const { tx } = built.body;
+        const hash = await wallet.sendTransaction({
+          to: tx.to,
+          data: tx.data,
+          value: BigInt(tx.value),
+          gas: BigInt(tx.gas),
+        });
+        await devnet.included(hash);
+        const receipt = await s.api.client.getTransactionReceipt({ hash });
+        expect(receipt.status).toBe('success');
+        return { gas: BigInt(tx.gas) };
+      };
+
+      // The first buy of the function is estimated; the token and its pool come from the launch's log at the head,
+      // not from the factory's record.
+      const first = await buyAtHead();
+      expect(estimates).toHaveBeenCalledTimes(1);
+      expect(reads.mock.calls.some(([read]) => read.functionName === 'launchOf')).toBe(false);
+
+      // A like buy is run once at that estimate: no estimate, the same limit, and it lands.
+      estimates.mockClear();
+      const second = await buyAtHead();
+      expect(estimates).not.toHaveBeenCalled();
+      expect(second.gas).toBe(first.gas);
+    } finally {
+      reads.mockRestore();
+      estimates.mockRestore();
+      await leave(headStream);
+    }
   });
 
   it.each([['?confirmed=yes'], ['?confirmed='], ['?confirmed=ONLY']])(

@@ -22,13 +22,18 @@ const max = (...values: bigint[]) => values.reduce((a, b) => (a > b ? a : b));
  * suggested tip (eth_maxPriorityFeePerGas, which some nodes lack), or its legacy gas price above the base fee
  * (eth_gasPrice, what nodes and wallets that prefer legacy pricing go by), or the network's known floor, whichever is
  * highest; the fee cap covers the latest base fee with 20% headroom plus the tip, and the legacy gas price. On BSC the
- * base fee is 0, so both come to the same price, at least 0.05 gwei.
+ * base fee is 0, so both come to the same price, at least 0.05 gwei. `latest` is the latest block when the caller
+ * reads it anyway.
  *
  * @example const { maxFeePerGas, maxPriorityFeePerGas } = await readFees(client, 56)
  */
-export async function readFees(client: PublicClient, chainId: number): Promise<Fees> {
+export async function readFees(
+  client: PublicClient,
+  chainId: number,
+  latest?: Promise<{ baseFeePerGas: bigint | null }>,
+): Promise<Fees> {
   const [block, gasPrice, tip] = await Promise.all([
-    client.getBlock({ blockTag: 'latest' }),
+    latest ?? client.getBlock({ blockTag: 'latest' }),
     client.getGasPrice(),
     client
       .request({ method: 'eth_maxPriorityFeePerGas' })

@@ -3,7 +3,6 @@ import type { Step, UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import { chainNow } from '../chain/chainClock';
 import type { ChainContext } from '../chain/connectChain';
 import { IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
-import { readFees } from '../chain/readFees';
 import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
 import { referrerCutOf } from '../core/trade/siteFee';
@@ -11,9 +10,10 @@ import { formatWithSymbol } from '../core/units/decimalAmount';
 import type { UsdRate } from '../core/units/dollarValue';
 import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
+import { HeadReads } from './headReads';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
 import type { ReferrerEligibility } from './referrerEligibility';
-import { type DecodedRevert, revertOf, simulateFrom, withMargin } from './simulation';
+import { type DecodedRevert, GasHints, revertOf, simulateFrom, withMargin } from './simulation';
 
 export interface TradeBuild {
   quote: Quote;
@@ -48,13 +48,20 @@ const GAS_BEFORE_SIMULATION = 300_000n;
  * the wallet at the latest block, a gas limit and cost ceiling, and one sentence to read before signing.
  */
 export class BuildService {
+  /** What the router's trades needed lately: a build is then run once at that gas instead of estimated (GasHints). */
+  private readonly gasHints = new GasHints();
+  /** The latest block and the fees, read once a block for all the builds asking at it. */
+  private readonly head: HeadReads;
+
   constructor(
     private readonly chain: ChainContext,
     private readonly quotes: QuoteService,
     private readonly referrers: ReferrerEligibility,
     /** Where the approval steps it builds are remembered for main's last guard. */
     private readonly builtApprovals: BuiltApprovals = new BuiltApprovals(),
-  ) {}
+  ) {
+    this.head = new HeadReads(chain);
+  }
 
   async buildTrade(request: TradeBuildRequest): Promise<TradeBuild> {
     const { wallet } = request;
@@ -104,11 +111,12 @@ export class BuildService {
     const router = this.chain.addresses.router;
     if (!router) throw new ApiError('NOT_DEPLOYED', `the trade router is not deployed on ${this.chain.network}`);
     const { client } = this.chain;
-    const [quote, block, gasPriceWei] = await Promise.all([
+    const [quote, head] = await Promise.all([
       this.quotes.quote(request),
-      chainRead('the latest block', () => client.getBlock()),
-      chainRead('the gas price', async () => (await readFees(client, this.chain.chainId)).maxFeePerGas),
+      chainRead('the latest block and the gas price', () => this.head.read()),
     ]);
+    const { block } = head;
+    const gasPriceWei = head.fees.maxFeePerGas;
     const { token, side, exact } = quote;
     const native = token.quoteIsBnb;
     const exactIn = exact === 'in';
@@ -157,7 +165,9 @@ export class BuildService {
     let simulation: TradeBuild['simulation'] = { ran: false, ok: false };
     let gas = GAS_BEFORE_SIMULATION;
     if (requires.length === 0) {
-      gas = await simulateFrom(this.chain, wallet, tx, value, 'the trade');
+      // The most gas the wallet's BNB pays for besides the value: a hint above it is not used (an estimate may fit).
+      const affordable = gasPriceWei === 0n ? maxUint256 : bnb > value ? (bnb - value) / gasPriceWei : 0n;
+      gas = await simulateFrom(this.chain, wallet, tx, value, 'the trade', { hints: this.gasHints, affordable });
       tx.gas = gas.toString();
       simulation = { ran: true, ok: true };
     } else {

@@ -14,12 +14,67 @@ export function withMargin(gas: bigint): bigint {
   return (gas * (100n + GAS_MARGIN_PCT)) / 100n;
 }
 
+/** Estimates kept for each contract and function; the largest of them is the hint. */
+const HINTS_KEPT = 8;
 /**
- * Runs a built transaction from the wallet at the latest block and returns its gas limit with the margin. One
- * eth_estimateGas at the latest block (not the pending one, which a node may build a block for first) runs it; only
- * when that fails does an eth_call run it again, for the revert's data, which nodes report more reliably there. A
- * revert is refused as SIMULATION_FAILED with the decoded reason in `detail.revert`; a chain that does not answer is
- * CHAIN_UNREACHABLE.
+ * How long an estimate counts: builds that go through at the hint teach it nothing, so without an age limit one
+ * unusually heavy trade (many ticks crossed) would set every later limit. After this an estimate is made again.
+ */
+const HINT_MAX_AGE_MS = 5 * 60_000;
+
+/**
+ * The gas a trade's function needed lately, so a build can be run once at a limit instead of searched for one. A
+ * node's eth_estimateGas runs the transaction many times over (the embedded EVM about ten: 11-14 ms of a buy's build
+ * at BSC's cadence); one eth_call at the most a like build needed proves that this build needs no more, in the same
+ * state, in one run, and the margin goes on top as it does on an estimate. Only for calls whose every sub-call's
+ * failure reverts the whole (the router's trades: no try/catch on their path), where "the call went through with
+ * this much gas" means "the transaction does".
+ */
+export class GasHints {
+  private readonly needed = new Map<string, { estimate: bigint; at: number }[]>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The largest recent estimate for this call's function, or undefined when it has none. */
+  hint(tx: Pick<UnsignedTx, 'to' | 'data'>): bigint | undefined {
+    const key = keyOf(tx);
+    const since = this.now() - HINT_MAX_AGE_MS;
+    const kept = this.needed.get(key)?.filter((entry) => entry.at >= since);
+    if (!kept?.length) {
+      this.needed.delete(key);
+      return undefined;
+    }
+    this.needed.set(key, kept);
+    return kept.reduce((most, entry) => (entry.estimate > most ? entry.estimate : most), 0n);
+  }
+
+  /** Keeps what an estimate found for this call's function (the newest HINTS_KEPT of them). */
+  learn(tx: Pick<UnsignedTx, 'to' | 'data'>, estimate: bigint): void {
+    const key = keyOf(tx);
+    const kept = this.needed.get(key) ?? [];
+    kept.push({ estimate, at: this.now() });
+    if (kept.length > HINTS_KEPT) kept.shift();
+    this.needed.set(key, kept);
+  }
+}
+
+const keyOf = (tx: Pick<UnsignedTx, 'to' | 'data'>) => `${tx.to.toLowerCase()}:${tx.data.slice(0, 10)}`;
+
+/** Where a simulation may take its gas limit from a hint, and the most gas the wallet can pay for. */
+export interface GasHinting {
+  hints: GasHints;
+  /** The largest limit the wallet's BNB covers at the build's price: a larger hint is not used, it is estimated. */
+  affordable: bigint;
+}
+
+/**
+ * Runs a built transaction from the wallet at the latest block and returns its gas limit with the margin. With
+ * hints that know the call's function, one eth_call with the hinted gas runs it: if it goes through, the hint with
+ * the margin is the answer (unless the wallet could not pay for that much gas, when a lower estimate might do).
+ * Otherwise (no hint yet, a revert, or too little gas for this trade) one eth_estimateGas at the latest block (not
+ * the pending one, which a node may build a block for first) runs it, and teaches the hints; only when that fails
+ * does an eth_call run it again, for the revert's data, which nodes report more reliably there. A revert is refused
+ * as SIMULATION_FAILED with the decoded reason in `detail.revert`; a chain that does not answer is CHAIN_UNREACHABLE.
  */
 export async function simulateFrom(
   chain: ChainContext,
@@ -27,12 +82,24 @@ export async function simulateFrom(
   tx: UnsignedTx,
   value: bigint,
   what: string,
+  hinting?: GasHinting,
 ): Promise<bigint> {
   const { client } = chain;
   const run = { account: wallet, to: tx.to, data: tx.data, value, blockTag: 'latest' } as const;
+  const hints = hinting?.hints;
+  const hinted = hints?.hint(tx);
+  if (hinted !== undefined && withMargin(hinted) <= (hinting?.affordable ?? 0n)) {
+    const proven = await client.call({ ...run, gas: hinted }).then(
+      () => true,
+      () => false,
+    );
+    if (proven) return withMargin(hinted);
+  }
   try {
     try {
-      return withMargin(await client.estimateGas(run));
+      const estimate = await client.estimateGas(run);
+      hints?.learn(tx, estimate);
+      return withMargin(estimate);
     } catch (estimateFailed) {
       await client.call(run);
       // The call went through where the estimate did not: the estimate's own failure is the answer.
