@@ -15,6 +15,7 @@ import { type RateLimitRetry, retryRateLimited } from './retryRateLimited';
 import { sameOriginFetch } from './sameOriginFetch';
 import type { paths } from './schema';
 import { type BroadcastBuild, type SendBuildOptions, type SentBuild, sendBuild } from './sendBuild';
+import { recentFeeReads } from './sendFees';
 import { type WaitOptions, waitForIntent } from './waitForIntent';
 
 /** The API typed by the service's OpenAPI document: openapi-fetch's client over `paths`. */
@@ -165,6 +166,11 @@ export function createCompanion(options: CompanionOptions): Companion {
     build: () => Promise<B>,
     sendWith: SendWith<B>,
   ) => {
+    // The node's fees are read while the service builds (and shared by the sends of this block): a buy is signed as
+    // soon as its build comes back. sendBuild reads them itself if this read failed.
+    pollingOnce()
+      .then((ms) => recentFeeReads(sendWith.publicClient, ms))
+      .catch(() => {});
     const [expectSettings, pollingIntervalMs, first] = await Promise.all([settingsOnce(), pollingOnce(), build()]);
     return sendBuild(first, {
       pollingIntervalMs,

@@ -54,5 +54,5 @@ export {
   sendBuild,
   type UnsignedTx,
 } from './sendBuild';
-export { BSC_MIN_PRIORITY_FEE_WEI, type SendFees, sendFees } from './sendFees';
+export { BSC_MIN_PRIORITY_FEE_WEI, type FeeReads, feesOf, recentFeeReads, type SendFees, sendFees } from './sendFees';
 export { type WaitOptions, waitForIntent } from './waitForIntent';

@@ -4,7 +4,7 @@ import { CompanionError } from './companionError';
 import type { Settings } from './getSettings';
 import { isNonceTrouble, type NonceManager, sharedNonces } from './nonceManager';
 import type { components } from './schema';
-import { sendFees } from './sendFees';
+import { feesOf, recentFeeReads } from './sendFees';
 
 export type UnsignedTx = components['schemas']['UnsignedTx'];
 export type Step = components['schemas']['Step'];
@@ -70,7 +70,8 @@ const DEFAULT_POLLING_MS = 500;
  * Sends a build the way the app does: every `requires` step in order, each waited for to a successful receipt, then
  * (rebuilt when steps were sent) the main transaction, waited for too unless `wait: false`. With `expect`, each build
  * is checked against what was asked before anything is signed. Nonces come from a NonceManager (concurrent sends from
- * one key do not collide), fees from the node with BSC's floor under the tip. Throws a CompanionError: WRONG_WALLET,
+ * one key do not collide), fees from the node with BSC's floor under the tip, read once a block for all the sends
+ * through one public client (recentFeeReads). Throws a CompanionError: WRONG_WALLET,
  * WRONG_CHAIN, BUILD_MISMATCH, SEND_FAILED, NONCE_CONFLICT, or REVERTED with `detail: { step, hash, receipt }`.
  *
  * @example const { hash } = await sendBuild(build, { walletClient, publicClient, rebuild: () => companion.buildSell(body) });
@@ -97,15 +98,12 @@ export async function sendBuild<B extends SendableBuild>(
   if (!account) {
     throw refused('WRONG_WALLET', 'The wallet client has no account to send from.', 'Create it with an account.');
   }
-  const latestBlock = publicClient.getBlock({ blockTag: 'latest' });
-  const [chainId, latest, fees] = await Promise.all([
+  const [chainId, reads] = await Promise.all([
     walletClient.chain?.id ?? walletClient.getChainId(),
-    latestBlock,
-    sendFees(publicClient, {
-      latest: latestBlock,
-      ...(options.priorityFeeWei === undefined ? {} : { priorityFeeWei: options.priorityFeeWei }),
-    }),
+    recentFeeReads(publicClient, pollingInterval),
   ]);
+  const { latest } = reads;
+  const fees = feesOf(reads, options.priorityFeeWei);
   // Deadlines are checked against the chain's clock where it runs ahead of this machine's (a devnet making blocks
   // faster than one a second), since that is the clock the contracts hold them to.
   const clockAhead = Math.max(0, Number(latest.timestamp) - Math.floor(Date.now() / 1000));
