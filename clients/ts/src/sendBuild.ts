@@ -5,6 +5,7 @@ import type { Settings } from './getSettings';
 import { isNonceTrouble, type NonceManager, sharedNonces } from './nonceManager';
 import type { components } from './schema';
 import { feesOf, recentFeeReads } from './sendFees';
+import { sleep } from './sleep';
 
 export type UnsignedTx = components['schemas']['UnsignedTx'];
 export type Step = components['schemas']['Step'];
@@ -176,6 +177,9 @@ export async function sendBuild<B extends SendableBuild>(
     );
 
   const mined = async (step: string, hash: Hash): Promise<TransactionReceipt> => {
+    // Nothing broadcast is mined before the next block: asking at once would only load the node while this key's
+    // other sends of the block (a sniper's burst) are still going out.
+    await sleep(pollingInterval);
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval });
     if (receipt.status !== 'success') {
       throw new CompanionError({
