@@ -111,6 +111,10 @@ export class BuildService {
     const router = this.chain.addresses.router;
     if (!router) throw new ApiError('NOT_DEPLOYED', `the trade router is not deployed on ${this.chain.network}`);
     const { client } = this.chain;
+    // The wallet's BNB is read beside the quote: every build needs it (value or gas), and a bot's build at a busy
+    // block should wait for one round of reads, not two.
+    const balance = chainRead('the wallet balance', () => client.getBalance({ address: wallet }));
+    balance.catch(() => {});
     const [quote, head] = await Promise.all([
       this.quotes.quote(request),
       chainRead('the latest block and the gas price', () => this.head.read()),
@@ -147,7 +151,7 @@ export class BuildService {
     const payMax = exactIn ? quote.pay : quote.limit;
     const payToken = side === 'buy' ? (native ? null : token.pair.address) : token.address;
     const requires = payToken ? await this.approvals(wallet, payToken, quote, payMax, deadline, now) : [];
-    const bnb = await chainRead('the wallet balance', () => client.getBalance({ address: wallet }));
+    const bnb = await balance;
     if (payToken) {
       const held = await chainRead('the wallet balance', () =>
         client.readContract({ address: payToken, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }),
