@@ -50,6 +50,8 @@ export interface PoolBirth {
 interface BlockRef {
   number: bigint;
   hash: Hash;
+  /** Its parent's hash, when the block was read whole: one block on from a known one needs no read of that one. */
+  parentHash?: Hash;
 }
 
 /** Full reads asked for before their turn came: they run together, at one block. */
@@ -73,6 +75,8 @@ export class PoolStateService {
   private readonly pools = new LRUCache<Address, TrackedPoolState>({ max: MAX_POOLS });
   /** The block every cached state is at. */
   private synced: BlockRef | undefined;
+  /** The newest block the chain announced. */
+  private announced: bigint | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** The latest sync asked for; never rejects. */
   private syncing: Promise<void> = Promise.resolve();
@@ -84,7 +88,10 @@ export class PoolStateService {
   private readonly loading = new Map<Address, Promise<PoolState>>();
 
   constructor(private readonly chain: ChainContext) {
-    chain.onBlock(() => this.sync());
+    chain.onBlock((block) => {
+      if (this.announced === undefined || block > this.announced) this.announced = block;
+      this.sync();
+    });
   }
 
   /**
@@ -167,7 +174,11 @@ export class PoolStateService {
   private async admit(
     asked: ReadonlyMap<Address, PoolBirth | undefined>,
   ): Promise<Map<Address, PromiseSettledResult<TrackedPoolState>>> {
-    const head = await this.head();
+    // The cached pools are at the newest block announced when a sync just ran (a pool asked for at a new block, as
+    // a launch heard at the head is): read from there, without asking the chain for its head again.
+    const synced = this.synced;
+    const current = synced !== undefined && this.announced !== undefined && synced.number >= this.announced;
+    const head = current ? synced : await this.head();
     // The cached pools come to the same block first, so that one getLogs keeps following them all.
     await this.follow(head);
     const pools = [...asked.keys()];
@@ -216,8 +227,9 @@ export class PoolStateService {
     if (head.number < from.number) return undefined;
     if (head.number === from.number) return head.hash === from.hash ? updated : undefined;
     const { client } = this.chain;
-    const still = await client.getBlock({ blockNumber: from.number });
-    if (still.hash !== from.hash) return undefined;
+    // One block on, the head's parent says whether `from` is still the chain's; further, `from` is read again.
+    const linked = head.number === from.number + 1n && head.parentHash === from.hash;
+    if (!linked && (await client.getBlock({ blockNumber: from.number })).hash !== from.hash) return undefined;
     const logs = await orderedPoolLogs(
       client,
       { address: [...this.pools.keys()], topics: POOL_TOPICS, fromBlock: from.number + 1n },
@@ -249,7 +261,7 @@ export class PoolStateService {
 
   private async head(): Promise<BlockRef> {
     const block = await this.chain.client.getBlock({ blockTag: 'latest' });
-    return { number: block.number, hash: block.hash };
+    return { number: block.number, hash: block.hash, parentHash: block.parentHash };
   }
 }
 
