@@ -237,6 +237,15 @@ export function composeServices(
       ? new HeadChain(chain, {
           confirmed: () => indexer.indexedHead(),
           onChange: () => stream.notify(),
+          // A launch at the head is what a sniper buys next: its token and pool are read while the event goes out.
+          onLaunches: (heard) => {
+            for (const launch of heard) {
+              tokens
+                .get(launch.token)
+                .then((facts) => quotes.poolOf(facts))
+                .catch(() => {});
+            }
+          },
           log: logger.child({ component: 'indexer' }),
         })
       : null;

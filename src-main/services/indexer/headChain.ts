@@ -27,6 +27,11 @@ export interface HeadChainOptions {
   confirmed: () => { block: number; hash: Hex | null };
   /** Called after the blocks at the head changed: new ones, or some dropped by a reorganization. */
   onChange: () => void;
+  /**
+   * Told the launches of the blocks just read at the head, once they are kept (after onChange): what a service that
+   * expects bots to buy them at once gets ready (their pools read) while the event is on its way to them.
+   */
+  onLaunches?: (launches: readonly ListedLaunch[]) => void;
   log?: Logger;
   /**
    * Most blocks followed above the confirmed one. Further behind (the index catching up after an outage or at its
@@ -165,6 +170,7 @@ export class HeadChain {
     try {
       const read = await this.read(tip ?? confirmed, head);
       this.commit(confirmed, read.tip, [...this.kept, ...read.blocks]);
+      this.announceLaunches(read.blocks);
     } catch (error) {
       // The newest block read is not the parent of the next one: the head was reorganized.
       if (!(error instanceof ChainMoved) || !tip) throw error;
@@ -180,6 +186,15 @@ export class HeadChain {
   private async readAbove(confirmed: BlockRef, head: number): Promise<void> {
     const read = await this.read(confirmed, head);
     this.commit(confirmed, read.tip, read.blocks);
+    this.announceLaunches(read.blocks);
+  }
+
+  private announceLaunches(blocks: readonly HeadBlock[]): void {
+    const launches: ListedLaunch[] = [];
+    for (const block of blocks) {
+      for (const entry of block.entries) if (entry.kind === 'launch') launches.push(entry.launch);
+    }
+    if (launches.length > 0) this.options.onLaunches?.(launches);
   }
 
   /** The launches and trades of the blocks after `link` up to `head`, checked to be one chain with `link`. */
