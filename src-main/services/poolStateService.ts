@@ -100,6 +100,7 @@ export class PoolStateService {
    */
   async get(pool: Address, birth?: PoolBirth): Promise<PoolState> {
     const key = pool.toLowerCase() as Address;
+    if (this.behindSeenHead()) this.sync();
     await this.syncing;
     const cached = this.pools.get(key);
     if (cached) return cached;
@@ -121,8 +122,24 @@ export class PoolStateService {
    * quote be answered in the same turn as its request, which is most of what a quote costs over a bare answer.
    */
   peek(pool: Address): PoolState | undefined {
-    if (!this.syncDone) return undefined;
+    if (!this.syncDone || this.behindSeenHead()) return undefined;
     return this.pools.get(pool.toLowerCase() as Address);
+  }
+
+  /**
+   * Whether the cached states are older than a block the service has already seen in some answer (over load-balanced
+   * nodes, a receipt or a block can show a head before the chain's announcement of it comes): then a get syncs first,
+   * so that no quote is older than what the service has seen.
+   */
+  private behindSeenHead(): boolean {
+    const seen = this.chain.heads?.latest();
+    return (
+      this.syncDone &&
+      this.synced !== undefined &&
+      seen !== null &&
+      seen !== undefined &&
+      BigInt(seen) > this.synced.number
+    );
   }
 
   /** Runs `work` after everything queued before it. */
