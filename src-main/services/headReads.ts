@@ -1,6 +1,7 @@
 import type { Block } from 'viem';
 import type { ChainContext } from '../chain/connectChain';
 import { type Fees, readFees } from '../chain/readFees';
+import { BlockMemo } from './blockMemo';
 
 /** The longest a read is reused, even when no new block was announced (a chain whose blocks are polled for). */
 const MAX_AGE_MS = 1_000;
@@ -18,31 +19,19 @@ export interface HeadFacts {
  * @example const { block, fees } = await headReads.read();
  */
 export class HeadReads {
-  private memo: { at: number; reads: Promise<HeadFacts> } | null = null;
+  private readonly memo: BlockMemo<HeadFacts>;
 
-  constructor(
-    private readonly chain: Pick<ChainContext, 'client' | 'chainId' | 'onBlock'>,
-    private readonly now: () => number = () => performance.now(),
-  ) {
-    chain.onBlock(() => {
-      this.memo = null;
-    });
+  constructor(chain: Pick<ChainContext, 'client' | 'chainId' | 'onBlock'>, now?: () => number) {
+    const { client, chainId } = chain;
+    const read = async (): Promise<HeadFacts> => {
+      const block = client.getBlock({ blockTag: 'latest' });
+      const [latest, fees] = await Promise.all([block, readFees(client, chainId, block)]);
+      return { block: latest, fees };
+    };
+    this.memo = new BlockMemo(chain, read, MAX_AGE_MS, now);
   }
 
   read(): Promise<HeadFacts> {
-    const at = this.now();
-    if (this.memo && at - this.memo.at <= MAX_AGE_MS) return this.memo.reads;
-    const { client, chainId } = this.chain;
-    const block = client.getBlock({ blockTag: 'latest' });
-    const reads = Promise.all([block, readFees(client, chainId, block)]).then(([latest, fees]) => ({
-      block: latest,
-      fees,
-    }));
-    const memo = { at, reads };
-    this.memo = memo;
-    reads.catch(() => {
-      if (this.memo === memo) this.memo = null;
-    });
-    return reads;
+    return this.memo.get();
   }
 }

@@ -3,6 +3,7 @@ import type { ChainContext } from '../chain/connectChain';
 import { ServiceConfig } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS, LIMITS } from '../core/limits';
+import { BlockMemo } from './blockMemo';
 
 export interface Settings {
   apiVersion: 1;
@@ -26,37 +27,19 @@ export interface Settings {
  * on-chain config. The answer is kept until the next block, when it may have changed.
  */
 export class SettingsService {
-  private cached: Promise<Settings> | undefined;
-  /** What `cached` resolved to, while it is the current reading. */
-  private settled: Settings | undefined;
+  private readonly memo: BlockMemo<Settings>;
 
   constructor(private readonly chain: ChainContext) {
-    chain.onBlock(() => {
-      this.cached = undefined;
-      this.settled = undefined;
-    });
+    this.memo = new BlockMemo(chain, () => this.read());
   }
 
   get(): Promise<Settings> {
-    if (!this.cached) {
-      const reading = this.read();
-      this.cached = reading;
-      reading.then(
-        (settings) => {
-          if (this.cached === reading) this.settled = settings;
-        },
-        // A failed read is not kept: the next request tries the chain again.
-        () => {
-          if (this.cached === reading) this.cached = undefined;
-        },
-      );
-    }
-    return this.cached;
+    return this.memo.get();
   }
 
   /** The settings `get` would give at once, without waiting; undefined until read in this block. */
   peek(): Settings | undefined {
-    return this.settled;
+    return this.memo.peek();
   }
 
   private async read(): Promise<Settings> {
