@@ -1,4 +1,3 @@
-import { chainClockMs } from './chain/chainClock';
 import type { ChainContext } from './chain/connectChain';
 import { privateRpc } from './chain/privateRpc';
 import type { Logger } from './log/createLogger';
@@ -6,7 +5,8 @@ import { type AppChannel, type AppInfo, createAppChannel } from './services/appC
 import type { BuiltApprovals } from './services/builtApprovals';
 import { chainRead } from './services/chainRead';
 import { type DollarPrices, dollarsPerUnit } from './services/dollarPrices';
-import { challengeGuard, knownContractsGuard } from './services/sendGuard';
+import { headlessConfirmer, type SigningConfirmer } from './services/signingConfirmer';
+import { type SigningReads, signingPolicy } from './services/signingPolicy';
 import { testFaucet } from './services/testFaucet';
 import { TransactionSender } from './services/transactionSender';
 import type { KeyWorker } from './signer/keyWorker/keyWorker';
@@ -37,6 +37,16 @@ export interface AppChannelOptions {
   keyWorker?: KeyWorker;
   /** The Ledger: the real one over USB HID by default (opened only when asked); tests give an emulator. */
   ledger?: LedgerAccess;
+  /** The quotes and referrer bindings main judges transactions with (the service's own). */
+  signingReads: SigningReads;
+  /**
+   * Where the person confirms main's warnings: the desktop app's native dialog; headless (the default), the review's
+   * ticks when `allowWarnedSigning`, else nowhere (refused).
+   */
+  confirmer?: SigningConfirmer;
+  allowWarnedSigning?: boolean;
+  /** The most per gas main signs for (DEFAULT_MAX_GAS_PRICE_WEI unless set). */
+  maxGasPriceWei?: bigint;
   now?: () => number;
   /** The service's logger: sending and the signers log on its children 'signer'. */
   log: Logger;
@@ -70,9 +80,15 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
     chain,
     signers,
     activity,
-    // A trade's deadline is judged on the chain's clock, which a rehearsal may have moved forward.
-    knownContractsGuard(chain.chainId, chain.addresses, options.builtApprovals, () => chainClockMs(chain.devnet)),
-    challengeGuard(chain.chainId, options.now),
+    signingPolicy(chain, {
+      builtApprovals: options.builtApprovals,
+      prices: options.prices,
+      reads: options.signingReads,
+      confirmer: options.confirmer ?? headlessConfirmer(options.allowWarnedSigning ?? false),
+      ...(options.maxGasPriceWei !== undefined ? { maxGasPriceWei: options.maxGasPriceWei } : {}),
+      rpcUrl: options.info.rpcUrl,
+      ...(options.now ? { now: options.now } : {}),
+    }),
     log,
     options.now,
     lane,

@@ -6,10 +6,12 @@ import { serveAppChannelIpc } from './ipc/appChannelIpc';
 import { serveAppTokenIpc } from './ipc/appTokenIpc';
 import { createLogger, type Logger, silentLogger } from './log/createLogger';
 import { rotatingFile } from './log/rotatingFile';
+import { nativeConfirmer } from './services/signingConfirmer';
 import { KEY_WORKER_BUNDLE, utilityKeyWorker } from './signer/keyWorker/keyWorkerLaunchers';
 import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
 import { createMainWindow } from './windows/createMainWindow';
+import { electronAsk } from './windows/nativeConfirm';
 
 /** The run's logger once the configuration is read: JSON lines to the rotating log file, readable lines to a terminal. */
 let logger: Logger | undefined;
@@ -40,6 +42,8 @@ function readOptions(): ServiceOptions {
     // The unlocked key lives in a utility process of its own (out/main/keyWorker.js, built beside this file), never in
     // main, which serves the HTTP API; only main has safeStorage, so it seals that process's key-encryption key.
     keyWorker: utilityKeyWorker(utilityProcess, join(import.meta.dirname, KEY_WORKER_BUNDLE)),
+    // What main warns about is confirmed in main's own dialog, which nothing in the page can press.
+    signingConfirmer: nativeConfirmer(electronAsk(dialog, BrowserWindow)),
     logger,
   };
 }

@@ -37,6 +37,8 @@ import { ReferrerEligibility } from './services/referrerEligibility';
 import { ReferrerRegistry } from './services/referrerRegistry';
 import { Sessions } from './services/sessions';
 import { SettingsService } from './services/settingsService';
+import type { SigningConfirmer } from './services/signingConfirmer';
+import { serviceSigningReads } from './services/signingPolicy';
 import { TokenMarket } from './services/tokenMarket';
 import { TokenRegistry } from './services/tokenRegistry';
 import { connectKeyWorker, type KeyWorkerLauncher } from './signer/keyWorker/keyWorker';
@@ -136,6 +138,14 @@ export interface ServiceOptions {
   keyWorker?: KeyWorkerLauncher;
   /** The Ledger (the real one over USB HID by default); tests give an emulator. */
   ledger?: LedgerAccess;
+  /**
+   * Where the person confirms what main warns about before it signs: the desktop app passes its native dialog.
+   * Headless (the default) the review's ticks count only with `allowWarnedSigning`; otherwise such requests are refused.
+   */
+  signingConfirmer?: SigningConfirmer;
+  allowWarnedSigning?: boolean;
+  /** The most per gas main signs for; DEFAULT_MAX_GAS_PRICE_WEI (10 gwei) unless set. */
+  maxGasPriceWei?: bigint;
   /** The run's logger; each part logs on a child of it (its `component`). Plain lines on stderr by default. */
   logger?: Logger;
   /** GET /events' keep-alive, slow-client and size settings (tests shorten them). */
@@ -381,6 +391,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       weeks,
       builtApprovals,
       prices,
+      quotes,
     } = services;
     indexer = startedIndexer;
     const appChannel = composeAppChannel(chain, db, {
@@ -408,6 +419,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       keyWorker,
       ...(options.ledger ? { ledger: options.ledger } : {}),
       ...(options.now ? { now: options.now } : {}),
+      signingReads: serviceSigningReads(chain, quotes, tokens),
+      ...(options.signingConfirmer ? { confirmer: options.signingConfirmer } : {}),
+      ...(options.allowWarnedSigning ? { allowWarnedSigning: true } : {}),
+      ...(options.maxGasPriceWei !== undefined ? { maxGasPriceWei: options.maxGasPriceWei } : {}),
       log: logger,
     });
     let origin = '';

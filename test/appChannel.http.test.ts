@@ -27,6 +27,8 @@ const TOKEN = 'test-app-token-0123456789abcdef';
 const SETTINGS_FILE = join(mkdtempSync(join(tmpdir(), 'companion-settings-')), 'app-settings.json');
 const options: Partial<ServiceOptions> = {
   appToken: TOKEN,
+  // The page's confirmations count (what the person ticked): test/signingPolicy.http.test.ts plays the server without.
+  allowWarnedSigning: true,
   keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }),
   settingsFile: SETTINGS_FILE,
 };
@@ -62,6 +64,19 @@ async function call(operation: string, input: unknown = {}, headers: Record<stri
 const ok = async <T>(operation: string, input: unknown = {}): Promise<T> => {
   const reply = await call(operation, input);
   if (reply.status !== 200) throw new Error(`${operation}: ${JSON.stringify(reply.error)}`);
+  return reply.result as T;
+};
+
+/** tx.send of a transaction prepared first, as the review does (main signs only what it prepared). */
+async function prepareAndSend(input: { tx: unknown } & Record<string, unknown>): Promise<Reply> {
+  const prepared = await call('tx.prepare', { tx: input.tx });
+  if (prepared.status !== 200) return prepared;
+  return call('tx.send', { ...input, prepared: (prepared.result as { id: string }).id });
+}
+
+const okSend = async <T>(input: { tx: unknown } & Record<string, unknown>): Promise<T> => {
+  const reply = await prepareAndSend(input);
+  if (reply.status !== 200) throw new Error(`tx.send: ${JSON.stringify(reply.error)}`);
   return reply.result as T;
 };
 
@@ -123,7 +138,7 @@ describe('the app channel over HTTP (headless web UI)', () => {
       })
     ).json()) as { tx: Record<string, unknown>; requires: unknown[]; explain: string };
     expect(buy.requires).toEqual([]);
-    const sent = await ok<{ id: string; status: string; hash: Hex }>('tx.send', {
+    const sent = await okSend<{ id: string; status: string; hash: Hex }>({
       tx: buy.tx,
       step: 'main',
       kind: 'buy',
@@ -148,7 +163,7 @@ describe('the app channel over HTTP (headless web UI)', () => {
     };
     expect(sell.requires.length).toBeGreaterThan(0);
     for (const step of sell.requires) {
-      const s = await ok<{ id: string }>('tx.send', {
+      const s = await okSend<{ id: string }>({
         tx: step.tx,
         step: step.step,
         kind: 'approve',
@@ -162,7 +177,7 @@ describe('the app channel over HTTP (headless web UI)', () => {
       explain: string;
     };
     expect(ready.requires).toEqual([]);
-    const sold = await ok<{ id: string }>('tx.send', {
+    const sold = await okSend<{ id: string }>({
       tx: ready.tx,
       step: 'main',
       kind: 'sell',

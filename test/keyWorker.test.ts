@@ -229,8 +229,10 @@ async function signBoth(service: ServiceProcess): Promise<void> {
       body: JSON.stringify({ wallet: PERSON.address, token: launch.token, amount: '0.01' }),
     })
   ).json()) as { tx: Record<string, unknown>; explain: string };
+  const prepared = await ok<{ id: string }>(service, 'tx.prepare', { tx: buy.tx });
   const sent = await ok<{ id: string; hash: Hex }>(service, 'tx.send', {
     tx: buy.tx,
+    prepared: prepared.id,
     step: 'main',
     kind: 'buy',
     title: buy.explain,

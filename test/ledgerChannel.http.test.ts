@@ -15,7 +15,12 @@ const PATH = "44'/60'/0'/0/11";
 let f: TradingFixture;
 
 beforeAll(async () => {
-  f = await startTradingFixture({ appToken: TOKEN, ledger: ledgerAccess(async () => emulator) });
+  // Started to take the page's confirmation of a message that is not a challenge, as these tests sign such messages.
+  f = await startTradingFixture({
+    appToken: TOKEN,
+    ledger: ledgerAccess(async () => emulator),
+    allowWarnedSigning: true,
+  });
 });
 afterAll(async () => {
   await f?.service.dispose();
@@ -54,7 +59,14 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
     });
 
     // A trade attempted anyway is refused before any of it reaches the device, with the way to turn it on.
-    const refused = await call('tx.send', { tx: await buildBuy('0.1'), step: 'main', kind: 'buy', title: 'Too early' });
+    const early = await buildBuy('0.1');
+    const refused = await call('tx.send', {
+      tx: early,
+      prepared: (await call('tx.prepare', { tx: early })).result.id,
+      step: 'main',
+      kind: 'buy',
+      title: 'Too early',
+    });
     expect(refused.error).toMatchObject({
       code: 'LEDGER_BLIND_SIGNING_DISABLED',
       fix: expect.stringContaining('Blind'),
@@ -80,8 +92,10 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
       await recoverMessageAddress({ message: 'Launchpad Companion: hello', signature: signed.result.signature as Hex }),
     ).toBe(ACCOUNT.address);
 
+    const buy = await buildBuy('0.1');
     const sent = await call('tx.send', {
-      tx: await buildBuy('0.1'),
+      tx: buy,
+      prepared: (await call('tx.prepare', { tx: buy })).result.id,
       step: 'main',
       kind: 'buy',
       title: 'Buy with the Ledger',
@@ -124,8 +138,10 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
   it('turns the status to blind signing off when a contract call is refused for it', async () => {
     emulator.blindSigning = false;
     try {
+      const buy = await buildBuy('0.05');
       const refused = await call('tx.send', {
-        tx: await buildBuy('0.05'),
+        tx: buy,
+        prepared: (await call('tx.prepare', { tx: buy })).result.id,
         step: 'main',
         kind: 'buy',
         title: 'Off again',

@@ -12,6 +12,11 @@ import { composeAppChannel } from '../src-main/composeAppChannel';
 import { silentLogger } from '../src-main/log/createLogger';
 import { BuiltApprovals } from '../src-main/services/builtApprovals';
 import { DollarPrices } from '../src-main/services/dollarPrices';
+import { PoolStateService } from '../src-main/services/poolStateService';
+import { QuoteService } from '../src-main/services/quoteService';
+import { SettingsService } from '../src-main/services/settingsService';
+import { serviceSigningReads } from '../src-main/services/signingPolicy';
+import { TokenRegistry } from '../src-main/services/tokenRegistry';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import { openDatabase } from '../src-main/store/openDatabase';
 import type { UnsignedTx } from '../src-shared/schema/unsignedTx';
@@ -198,10 +203,16 @@ describe.each(['rotation', 'random'] as const)('over nodes up to two blocks behi
         consistentRead: (work) => work(),
         close: async () => rpc.close(),
       };
+      const prices = new DollarPrices(chain);
       const channel = composeAppChannel(chain, db, {
         dataDir,
         builtApprovals: new BuiltApprovals(),
-        prices: new DollarPrices(chain),
+        prices,
+        signingReads: serviceSigningReads(
+          chain,
+          new QuoteService(new PoolStateService(chain), new SettingsService(chain), prices),
+          new TokenRegistry(chain),
+        ),
         info: {
           rpcUrl: env.rpc.url,
           rateLimits: false,
@@ -220,8 +231,10 @@ describe.each(['rotation', 'random'] as const)('over nodes up to two blocks behi
         const { body } = await json<{ tx: UnsignedTx; explain: string }>(
           post(env.devnet, '/build/buy', { wallet: sender.address, token, amount: '0.01' }),
         );
+        const prepared = (await channel.invoke('tx.prepare', { tx: body.tx })) as { id: string };
         const sent = (await channel.invoke('tx.send', {
           tx: body.tx,
+          prepared: prepared.id,
           step: 'main',
           kind: 'buy',
           title: body.explain,

@@ -46,3 +46,26 @@ export async function readFees(
   const maxFeePerGas = max((baseFee * 12n) / 10n + maxPriorityFeePerGas, gasPrice, floor);
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
+
+/** Blocks whose paid prices make the recent median. */
+const MEDIAN_BLOCKS = 20;
+
+/**
+ * The median price per gas that recent blocks' transactions paid (each block's base fee plus its median tip, from
+ * eth_feeHistory), over the last MEDIAN_BLOCKS blocks that held any; null when none did (nothing to compare with).
+ */
+export async function recentMedianGasPrice(client: PublicClient): Promise<bigint | null> {
+  const history = await client.getFeeHistory({
+    blockCount: MEDIAN_BLOCKS,
+    blockTag: 'latest',
+    rewardPercentiles: [50],
+  });
+  const paid: bigint[] = [];
+  history.gasUsedRatio.forEach((ratio, i) => {
+    const tip = history.reward?.[i]?.[0];
+    if (ratio > 0 && tip !== undefined) paid.push((history.baseFeePerGas[i] ?? 0n) + tip);
+  });
+  if (paid.length === 0) return null;
+  paid.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return paid[Math.floor(paid.length / 2)] as bigint;
+}

@@ -13,7 +13,7 @@ const USAGE =
   '[--fork URL [--fork-block N|latest]] ' +
   '[--rpc-timeout SECONDS] [--web DIR] [--rate-limit on|off] [--confirmations N] [--keys on|off] ' +
   '[--third-party-fetches on|off] [--public-link-base https://…] [--bsc-fees] [--block-time MS] ' +
-  '[--private-rpc URL [--private-trades]] ' +
+  '[--private-rpc URL [--private-trades]] [--max-gas-price-gwei GWEI] [--allow-warned-signing] ' +
   '[--log-level fatal|error|warn|info|debug|trace|silent] [--log-file FILE]';
 
 /** The levels `--log-level` / LOG_LEVEL may name: pino's, and silent. */
@@ -38,6 +38,7 @@ const SOURCES = {
   'log-file': 'LOG_FILE',
   'block-time': 'BLOCK_TIME',
   'private-rpc': 'PRIVATE_RPC_URL',
+  'max-gas-price-gwei': 'MAX_GAS_PRICE_GWEI',
 } as const;
 
 type Flag = keyof typeof SOURCES;
@@ -108,6 +109,8 @@ export interface Config
     | 'blockTimeMs'
     | 'privateRpcUrl'
     | 'privateTrades'
+    | 'maxGasPriceWei'
+    | 'allowWarnedSigning'
   > {
   logLevel: LevelWithSilent;
   /** The file the run logs JSON lines to (rotated), or null for none. */
@@ -138,6 +141,16 @@ export function rpcTimeoutMsOf(text: string | undefined, from = '--rpc-timeout (
   return Number(text) * 1000;
 }
 
+/** The fee cap in gwei (decimals allowed, as BSC's 0.05), as wei per gas; above 0 and at most 100,000 gwei. */
+function gweiToWei({ text, from }: Given): bigint {
+  const match = /^(\d{1,6})(?:\.(\d{1,9}))?$/.exec(text);
+  const wei = match ? BigInt(match[1] as string) * 10n ** 9n + BigInt((match[2] ?? '').padEnd(9, '0')) : 0n;
+  if (!match || wei === 0n || wei > 100_000n * 10n ** 9n) {
+    usage(`${from} must be a price per gas in gwei above 0 and at most 100000 (BSC's floor is 0.05), not "${text}"`);
+  }
+  return wei;
+}
+
 /**
  * Whether trades go through the private RPC too: `--private-trades`, else PRIVATE_TRADES (1 or on; 0, off or empty
  * say no), else the saved checkbox (for the network it was saved with, like the private RPC URL it goes with).
@@ -165,11 +178,12 @@ function privateTradesOf(
 function flagsOf(
   args: readonly string[],
   entry: Entry,
-): { values: Partial<Record<Flag, string>>; bscFees: boolean; privateTrades: boolean } {
+): { values: Partial<Record<Flag, string>>; bscFees: boolean; privateTrades: boolean; allowWarnedSigning: boolean } {
   const options = Object.fromEntries([
     ...Object.keys(SOURCES).map((flag) => [flag, { type: 'string' as const }]),
     ['bsc-fees', { type: 'boolean' as const }],
     ['private-trades', { type: 'boolean' as const }],
+    ['allow-warned-signing', { type: 'boolean' as const }],
   ]);
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -194,7 +208,16 @@ function flagsOf(
   if (privateTrades !== undefined && privateTrades !== true) {
     usage(`--private-trades takes no value, not "${String(privateTrades)}"`);
   }
-  return { values: known, bscFees: bscFees === true, privateTrades: privateTrades === true };
+  const allowWarned = values['allow-warned-signing'];
+  if (allowWarned !== undefined && allowWarned !== true) {
+    usage(`--allow-warned-signing takes no value, not "${String(allowWarned)}"`);
+  }
+  return {
+    values: known,
+    bscFees: bscFees === true,
+    privateTrades: privateTrades === true,
+    allowWarnedSigning: allowWarned === true,
+  };
 }
 
 /**
@@ -245,6 +268,8 @@ export function readConfig(sources: ConfigSources): Config {
     'third-party-fetches':
       saved.thirdPartyFetches === false ? { text: 'off', from: savedAt('third-party fetches') } : undefined,
     'public-link-base': saved.publicLinkBase ? { text: saved.publicLinkBase, from: savedAt('link base') } : undefined,
+    'max-gas-price-gwei':
+      saved.maxGasPriceGwei != null ? { text: String(saved.maxGasPriceGwei), from: savedAt('fee cap') } : undefined,
   };
   const given = (flag: Flag): Given | undefined => fromFlagOrEnv(flag) ?? fromSaved[flag];
   const onOff = (flag: Flag): 'on' | 'off' => {
@@ -317,6 +342,8 @@ export function readConfig(sources: ConfigSources): Config {
       `${privateTrades.from} sends buys and sells through the private RPC, and none is set: give --private-rpc URL (PRIVATE_RPC_URL) too, or leave it out`,
     );
   }
+  const maxGasPrice = given('max-gas-price-gwei');
+  const maxGasPriceWei = maxGasPrice ? gweiToWei(maxGasPrice) : undefined;
   const savedDataRoot = sameNetwork && saved.dataDir ? saved.dataDir : undefined;
   return {
     port,
@@ -343,6 +370,9 @@ export function readConfig(sources: ConfigSources): Config {
     // Launches (and, asked, trades) go to a block builder's private RPC, never waiting in the public mempool.
     ...(privateRpc ? { privateRpcUrl: privateRpc.text } : {}),
     ...(privateTrades ? { privateTrades: true } : {}),
+    ...(maxGasPriceWei !== undefined ? { maxGasPriceWei } : {}),
+    // Headless, a transaction or message main warns about can be confirmed only on the page: signed only if asked for.
+    ...(flags.allowWarnedSigning || env.ALLOW_WARNED_SIGNING === 'on' ? { allowWarnedSigning: true } : {}),
     logLevel: (logLevel?.text as LevelWithSilent | undefined) ?? 'info',
     logFile: logFile ? resolve(logFile) : null,
     ...(problem ? { settingsProblem: problem } : {}),

@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, erc20Abi, maxUint160, maxUint256, zeroAddress } from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, maxUint160, maxUint256 } from 'viem';
 import type { Step, UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import { chainNow } from '../chain/chainClock';
 import type { ChainContext } from '../chain/connectChain';
@@ -12,6 +12,7 @@ import { BuiltApprovals } from './builtApprovals';
 import { chainRead } from './chainRead';
 import { HeadReads } from './headReads';
 import type { Quote, QuoteRequest, QuoteService } from './quoteService';
+import { boundReferrerOf } from './referrerBinding';
 import type { ReferrerEligibility } from './referrerEligibility';
 import { type DecodedRevert, GasHints, revertOf, simulateFrom, withMargin } from './simulation';
 
@@ -68,7 +69,7 @@ export class BuildService {
     let referrer = request.referrer;
     let referrerNote: string | undefined;
     const offered = request.keyReferrer;
-    const bound = referrer !== null || offered ? await this.boundReferrer(wallet) : null;
+    const bound = referrer !== null || offered ? await boundReferrerOf(this.chain, wallet) : null;
     if (offered) {
       if (offered.toLowerCase() === wallet.toLowerCase()) {
         referrerNote = `the API key's wallet ${offered} is the trading wallet, and a wallet cannot be its own referrer`;
@@ -206,21 +207,6 @@ export class BuildService {
       expiresAt,
       explain: explainTrade(quote, referrer, referrerCut, expiresAt),
     };
-  }
-
-  /** The referrer the wallet is bound to on the router (the first it traded through), or null. */
-  private async boundReferrer(wallet: Address): Promise<Address | null> {
-    const router = this.chain.addresses.router;
-    if (!router) return null;
-    const bound = await chainRead("the wallet's referrer binding", () =>
-      this.chain.client.readContract({
-        address: router,
-        abi: TradeRouter.abi,
-        functionName: 'referrerOf',
-        args: [wallet],
-      }),
-    );
-    return bound === zeroAddress ? null : bound;
   }
 
   /**

@@ -4,7 +4,7 @@ import { decodeCall } from '../../src-shared/inspect/decodeCall';
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ServiceAddresses } from '../chain/connectChain';
 import type { BuiltApprovals } from './builtApprovals';
-import type { SendGuard } from './transactionSender';
+import type { MessageGuard, SendGuard } from './transactionSender';
 import { WalletError } from './walletError';
 
 /**
@@ -97,22 +97,15 @@ function refused(what: string): WalletError {
 }
 
 /**
- * The same last check for messages: the app signs only the service's own challenges (line by line the server's
- * template, for the signer's wallet, this chain, not expired), unless the person confirmed on the review screen an
- * unknown message shown to them in full. A message written like a challenge but for another wallet, chain or time is
- * refused whatever was confirmed.
+ * The same last check for messages: one of the service's own challenges (line by line the server's template, for the
+ * signer's wallet, this chain, not expired) is 'challenge'; any other message is 'unknown', which the person must
+ * confirm to main, shown in full (see SigningConfirmer). A message written like a challenge but for another wallet,
+ * chain or time is refused whatever is confirmed.
  */
-export function challengeGuard(chainId: number, now: () => number = Date.now) {
-  return (message: string, wallet: Address, confirmedUnknown: boolean): void => {
+export function challengeGuard(chainId: number, now: () => number = Date.now): MessageGuard {
+  return (message, wallet) => {
     const { fields, checks } = checkChallengeMessage(message, { wallet, chainId, now: now() });
-    if (!fields) {
-      if (confirmedUnknown) return;
-      throw new WalletError(
-        'UNKNOWN_MESSAGE',
-        "The message is not one of this service's challenges; the app signs another message only when you confirm it, shown in full, on the review screen.",
-        'Sign it from the app, which shows it to you first, or do not sign it.',
-      );
-    }
+    if (!fields) return 'unknown';
     const failed = checks.filter((check) => !check.ok);
     if (failed.length > 0) {
       throw new WalletError(
@@ -121,5 +114,6 @@ export function challengeGuard(chainId: number, now: () => number = Date.now) {
         'Ask the service for a new challenge for this wallet and sign it within five minutes.',
       );
     }
+    return 'challenge';
   };
 }

@@ -8,7 +8,8 @@ import { ServiceError } from '../core/serviceError';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
 import type { PrivateLane } from './privateLane';
-import { TransactionSender } from './transactionSender';
+import { headlessConfirmer } from './signingConfirmer';
+import { type SendRequest, type SigningPolicy, TransactionSender } from './transactionSender';
 import { WalletError } from './walletError';
 
 const account = privateKeyToAccount(`0x${'11'.repeat(32)}`);
@@ -48,18 +49,28 @@ function entriesOf(store: ActivityStore): Record<string, unknown>[] {
   return (store as unknown as { all(): Record<string, unknown>[] }).all();
 }
 
+/** A policy that lets everything through unwarned: these tests are about sending, not judging. */
+const OPEN_POLICY: SigningPolicy = {
+  guard: () => {},
+  messageGuard: () => 'challenge',
+  judge: async () => ({ headline: 'a test transaction', warnings: [] }),
+  confirmer: headlessConfirmer(false),
+  maxGasPriceWei: 10n ** 10n,
+  rpcName: 'the test node',
+};
+
+/** Prepares the request's transaction, then signs and sends it by the prepared id, as the app does. */
+async function sendPrepared(sender: TransactionSender, request: SendRequest) {
+  const prepared = await sender.prepare(request.tx);
+  return sender.signAndSend({ ...request, prepared: prepared.id });
+}
+
 function senderOver(chain: ChainContext): TransactionSender {
   const signers = {
     requireAddress: () => account.address,
     signTransaction: (tx: Parameters<typeof account.signTransaction>[0]) => account.signTransaction(tx) as Promise<Hex>,
   } as unknown as Signers;
-  return new TransactionSender(
-    chain,
-    signers,
-    memoryStore(),
-    () => {},
-    () => {},
-  );
+  return new TransactionSender(chain, signers, memoryStore(), OPEN_POLICY);
 }
 
 const request = {
@@ -72,9 +83,9 @@ const request = {
 describe('a failed send keeps what the node said as its cause', () => {
   it('SEND_FAILED carries the refusal of the broadcast', async () => {
     const refusal = new Error('nonce too low');
-    const failure = await senderOver(chainFailing('sendRawTransaction', refusal))
-      .signAndSend(request)
-      .catch((error: unknown) => error);
+    const failure = await sendPrepared(senderOver(chainFailing('sendRawTransaction', refusal)), request).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(WalletError);
     expect(failure).toBeInstanceOf(ServiceError);
     expect(failure).toMatchObject({ code: 'SEND_FAILED' });
@@ -157,22 +168,13 @@ describe('private sending through a block builder', () => {
         account.signTransaction(tx) as Promise<Hex>,
     } as unknown as Signers;
     const store = memoryStore();
-    const sender = new TransactionSender(
-      chain,
-      signers,
-      store,
-      () => {},
-      () => {},
-      undefined,
-      undefined,
-      lane,
-    );
+    const sender = new TransactionSender(chain, signers, store, OPEN_POLICY, undefined, undefined, lane);
     return { sender, store, publicSends, privateSends };
   }
 
   it('sends a launch to the private RPC only, and records that it went privately', async () => {
     const { sender, publicSends, privateSends } = setUp({ trades: false });
-    const sent = await sender.signAndSend(launch);
+    const sent = await sendPrepared(sender, launch);
     expect(privateSends.map((raw) => keccak256(raw))).toEqual([sent.hash]);
     expect(publicSends).toEqual([]);
     expect(sent).toMatchObject({ status: 'sent', privately: true });
@@ -180,16 +182,16 @@ describe('private sending through a block builder', () => {
 
   it('sends buys privately only when asked, and approvals and other calls never', async () => {
     const off = setUp({ trades: false });
-    await off.sender.signAndSend(buy);
-    await off.sender.signAndSend(approve);
+    await sendPrepared(off.sender, buy);
+    await sendPrepared(off.sender, approve);
     expect(off.privateSends).toEqual([]);
     expect(off.publicSends).toHaveLength(2);
 
     const on = setUp({ trades: true });
-    const bought = await on.sender.signAndSend(buy);
-    await on.sender.signAndSend(approve);
+    const bought = await sendPrepared(on.sender, buy);
+    await sendPrepared(on.sender, approve);
     // A call to the router that is no trade, and a "launch" label on a call that is none, stay public.
-    await on.sender.signAndSend({ ...approve, tx: { ...approve.tx, to: ROUTER }, kind: 'launch' });
+    await sendPrepared(on.sender, { ...approve, tx: { ...approve.tx, to: ROUTER }, kind: 'launch' });
     expect(on.privateSends.map((raw) => keccak256(raw))).toEqual([bought.hash]);
     expect(on.publicSends).toHaveLength(2);
   });
@@ -200,7 +202,7 @@ describe('private sending through a block builder', () => {
       [new PrivateRpcError('unreachable', 'the connection was refused (nothing listens there)'), 'CHAIN_UNREACHABLE'],
     ] as const) {
       const { sender, store, publicSends, privateSends } = setUp({ trades: false, refusal });
-      const failure = await sender.signAndSend(launch).catch((error: unknown) => error);
+      const failure = await sendPrepared(sender, launch).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(WalletError);
       expect(failure).toMatchObject({ code, cause: refusal });
       expect((failure as WalletError).message).toMatch(

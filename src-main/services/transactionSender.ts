@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Address, type Hex, keccak256, serializeTransaction, type TransactionReceipt } from 'viem';
+import { formatAmount } from '../../src-shared/format/numbers';
 import type { PreparedTx, UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { PrivateRpcError } from '../chain/privateRpc';
@@ -10,13 +11,20 @@ import { type Logger, silentLogger } from '../log/createLogger';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
 import { goesPrivately, type PrivateLane } from './privateLane';
+import type { SigningConfirmer } from './signingConfirmer';
+import type { Judged, SigningWarning } from './signingWarnings';
 import { contractErrorOf, type DecodedRevert, revertOf, revertOfData } from './simulation';
 import { WalletError } from './walletError';
 
 export interface SendRequest {
   tx: UnsignedTxWei;
-  /** The id `prepare` gave for this very transaction: it is signed exactly as prepared (and as the review showed). */
+  /**
+   * The id `prepare` gave for this very transaction: it is signed exactly as prepared (and as the review showed). Main
+   * signs nothing else.
+   */
   prepared?: string;
+  /** The ids of main's warnings the person ticked on the review (headless, the only confirmation there is). */
+  confirmedWarnings?: readonly string[];
   /** One action: a trade and its approval steps share a group, shown together in the activity list. */
   groupId?: string;
   /** 'main' or the step's name (approve-permit2...). */
@@ -28,8 +36,25 @@ export interface SendRequest {
 
 /** Checks a transaction before it reaches the signer; throws a WalletError to refuse it. */
 export type SendGuard = (tx: UnsignedTxWei, wallet: Address) => void;
-/** Checks a message before it reaches the signer; `confirmedUnknown` says the person confirmed it shown in full. */
-export type MessageGuard = (message: string, wallet: Address, confirmedUnknown: boolean) => void;
+/**
+ * Checks a message before it reaches the signer: 'challenge' for one of the service's own, 'unknown' for any other
+ * (which the person must then confirm to main); throws a WalletError for a challenge that does not fit.
+ */
+export type MessageGuard = (message: string, wallet: Address) => 'challenge' | 'unknown';
+
+/** What main checks, and asks the person to confirm, before anything is signed. */
+export interface SigningPolicy {
+  guard: SendGuard;
+  messageGuard: MessageGuard;
+  /** What the transaction does, and what main warns about it, judged from the chain and the decoded call. */
+  judge: (tx: UnsignedTxWei, fees: { gas: bigint; maxFeePerGas: bigint }, wallet: Address) => Promise<Judged>;
+  /** Where the person confirms main's warnings (a native dialog in the desktop app). */
+  confirmer: SigningConfirmer;
+  /** The most per gas main signs for: an RPC asking more is refused (a lying or broken node). */
+  maxGasPriceWei: bigint;
+  /** The RPC as a refusal names it (its host, never a key in its path). */
+  rpcName: string;
+}
 
 /** A transaction with everything the signer signs: nonce, fees and gas filled. */
 export interface FilledTx {
@@ -51,6 +76,10 @@ export interface PreparedTxJson {
   tx: PreparedTx;
   /** keccak256 of the unsigned serialized transaction: what a Ledger shows when it signs blind. */
   hash: Hex;
+  /** What main warns about: each must be confirmed to main before it signs. */
+  warnings: SigningWarning[];
+  /** How they are confirmed: main's own window, the review's ticks (headless, allowed), or not at all (refused). */
+  confirmation: SigningConfirmer['surface'];
 }
 
 /** How long a prepared transaction may wait on the review screen before it must be prepared again. */
@@ -78,7 +107,7 @@ const SENT_NONCE_KEPT_MS = 2 * 60_000;
  */
 export class TransactionSender {
   private readonly following = new Map<string, Promise<ActivityEntry>>();
-  private readonly prepared = new Map<string, { wallet: Address; filled: FilledTx; at: number }>();
+  private readonly prepared = new Map<string, { wallet: Address; filled: FilledTx; judged: Judged; at: number }>();
   /** The nonce after the last one this app sent, by wallet (lower case), and when. */
   private readonly sentNonces = new Map<string, { next: number; at: number }>();
 
@@ -86,8 +115,7 @@ export class TransactionSender {
     private readonly chain: ChainContext,
     private readonly signers: Signers,
     private readonly store: ActivityStore,
-    private readonly guard: SendGuard,
-    private readonly messageGuard: MessageGuard,
+    private readonly policy: SigningPolicy,
     private readonly log: Logger = silentLogger(),
     private readonly now: () => number = Date.now,
     private readonly lane: PrivateLane | null = null,
@@ -100,21 +128,46 @@ export class TransactionSender {
   async prepare(tx: UnsignedTxWei): Promise<PreparedTxJson> {
     const wallet = this.check(tx);
     const filled = await this.fill(tx, wallet);
+    this.checkFee(filled);
+    const judged = await this.policy.judge(tx, filled, wallet);
     const id = randomUUID();
     const now = this.now();
     for (const [key, entry] of this.prepared) {
       if (entry.at >= now - PREPARED_TTL_MS && this.prepared.size < MAX_PREPARED) break;
       this.prepared.delete(key);
     }
-    this.prepared.set(id, { wallet, filled, at: now });
-    return preparedJson(id, wallet, filled);
+    this.prepared.set(id, { wallet, filled, judged, at: now });
+    return {
+      ...preparedJson(id, wallet, filled),
+      warnings: judged.warnings,
+      confirmation: this.policy.confirmer.surface,
+    };
   }
 
-  /** Signs and broadcasts; returns the entry as sent (its hash known). `wait` follows it to the receipt. */
+  /**
+   * Signs a prepared transaction and broadcasts it; returns the entry as sent (its hash known). `wait` follows it to
+   * the receipt. Main signs only what it prepared, and what it warned about only once the person confirmed it to main.
+   */
   async signAndSend(request: SendRequest): Promise<ActivityEntry> {
     const { tx } = request;
     const wallet = this.check(tx);
-    const prepared = request.prepared === undefined ? undefined : this.takePrepared(request.prepared, tx, wallet);
+    if (request.prepared === undefined) {
+      throw new WalletError(
+        'NOT_PREPARED',
+        'The app signs only a transaction it prepared for review (nonce, fees and gas filled, its warnings judged) and that was shown.',
+        'Prepare it first (tx.prepare), review it, then send it with the prepared id.',
+      );
+    }
+    const prepared = this.takePrepared(request.prepared, tx, wallet);
+    if (prepared.judged.warnings.length > 0) {
+      await this.policy.confirmer.confirmTransaction({
+        headline: prepared.judged.headline,
+        wallet,
+        hash: keccak256(serializeTransaction(prepared.filled)),
+        warnings: prepared.judged.warnings,
+        confirmedOnPage: request.confirmedWarnings ?? [],
+      });
+    }
     const id = randomUUID();
     this.store.begin({
       id,
@@ -131,9 +184,8 @@ export class TransactionSender {
     let raw: Hex;
     let nonce: number;
     try {
-      const filled = prepared ?? (await this.fill(tx, wallet));
-      nonce = filled.nonce;
-      raw = await this.signers.signTransaction(filled);
+      nonce = prepared.filled.nonce;
+      raw = await this.signers.signTransaction(prepared.filled);
     } catch (cause) {
       this.store.failed(id, messageOf(cause));
       throw cause;
@@ -174,7 +226,13 @@ export class TransactionSender {
   async signMessage(request: { message: string; kind: string; title: string; confirmedUnknown?: boolean }) {
     const wallet = this.signers.requireAddress();
     const { confirmedUnknown = false, ...entry } = request;
-    this.messageGuard(request.message, wallet, confirmedUnknown);
+    if (this.policy.messageGuard(request.message, wallet) === 'unknown') {
+      await this.policy.confirmer.confirmMessage({
+        message: request.message,
+        wallet,
+        confirmedOnPage: confirmedUnknown,
+      });
+    }
     const id = randomUUID();
     this.store.begin({ id, groupId: id, step: 'message', chainId: this.chain.chainId, wallet, ...entry });
     try {
@@ -209,12 +267,24 @@ export class TransactionSender {
       );
     }
     const wallet = this.signers.requireAddress();
-    this.guard(tx, wallet);
+    this.policy.guard(tx, wallet);
     return wallet;
   }
 
+  /** Refuses fees above the cap: a node asking that much is lying or broken, and the fee is spent either way. */
+  private checkFee(filled: FilledTx): void {
+    const { maxGasPriceWei, rpcName } = this.policy;
+    if (filled.maxFeePerGas <= maxGasPriceWei) return;
+    const gwei = (wei: bigint) => formatAmount(wei, 9, { significant: 4 });
+    throw new WalletError(
+      'FEE_TOO_HIGH',
+      `The RPC (${rpcName}) asks up to ${gwei(filled.maxFeePerGas)} gwei per gas, up to ${formatAmount(filled.gas * filled.maxFeePerGas, 18, { significant: 4 })} BNB for this transaction: above the ${gwei(maxGasPriceWei)} gwei the app signs for.`,
+      "Nothing was signed. Check the RPC in Settings (BSC's blocks take 0.05 gwei); if fees really are this high, raise the cap (Settings, or --max-gas-price-gwei).",
+    );
+  }
+
   /** A prepared transaction, used up: it must be the same call, for the same signer, and not stale. */
-  private takePrepared(id: string, tx: UnsignedTxWei, wallet: Address): FilledTx {
+  private takePrepared(id: string, tx: UnsignedTxWei, wallet: Address): { filled: FilledTx; judged: Judged } {
     const entry = this.prepared.get(id);
     this.prepared.delete(id);
     const again = 'Review it again: the app prepares it anew.';
@@ -231,7 +301,7 @@ export class TransactionSender {
     if (!same) {
       throw new WalletError('NOT_PREPARED', 'The transaction differs from the one prepared for review.', again);
     }
-    return filled;
+    return entry;
   }
 
   private async fill(tx: UnsignedTxWei, wallet: Address): Promise<FilledTx> {
@@ -399,7 +469,11 @@ export class TransactionSender {
   }
 }
 
-function preparedJson(id: string, wallet: Address, filled: FilledTx): PreparedTxJson {
+function preparedJson(
+  id: string,
+  wallet: Address,
+  filled: FilledTx,
+): Omit<PreparedTxJson, 'warnings' | 'confirmation'> {
   return {
     id,
     wallet,

@@ -68,6 +68,11 @@ export const AppSettingsSchema = z
       }),
     /** Buys and sells go through the private RPC too (launches always do when one is set). */
     privateTrades: z.boolean().optional(),
+    /**
+     * The most per gas the app signs for, in gwei (default 10: 200 times BSC's floor of 0.05): an RPC asking more is
+     * refused, naming the RPC. Null or absent for the default.
+     */
+    maxGasPriceGwei: z.number().gt(0).max(100_000).nullable().optional(),
   })
   .strict()
   .refine((s) => s.network === 'devnet' || s.rpcUrl !== null, {
@@ -113,6 +118,8 @@ export const APP_CHANNEL_INPUTS = {
     .object({
       tx: PageTxSchema,
       prepared: z.string().uuid().optional(),
+      /** The ids of main's warnings the person ticked on the review (counted headless, with --allow-warned-signing). */
+      confirmedWarnings: z.array(z.string().min(1).max(64)).max(32).optional(),
       groupId: z.string().uuid().optional(),
       step: z.string().min(1).max(64),
       kind: z.string().min(1).max(32),

@@ -54,7 +54,9 @@ export async function rehearsalPerson(
   };
   /** Sends one transaction of a build through the app's sender and waits for what the app says became of it. */
   const send = async (tx: unknown, step: string, kind: string, title: string): Promise<Sent> => {
-    const sent = await channel('tx.send', { tx, step, kind, title: title.slice(0, 200) });
+    // Prepared first, as the review does: main signs only what it prepared (and judged).
+    const prepared = await channel('tx.prepare', { tx });
+    const sent = await channel('tx.send', { tx, prepared: prepared.id, step, kind, title: title.slice(0, 200) });
     let settled: Sent['settled'];
     try {
       settled = await channel('tx.wait', { id: sent.id });

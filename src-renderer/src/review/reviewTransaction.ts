@@ -15,7 +15,7 @@ import type { PreparedTx, UnsignedTxJson } from '../../../src-shared/schema/unsi
 import type { BuildAnswer, UserRequest } from '../wallet/sendBuild';
 import { type FlowAmount, type MoneyFlow, moneyFlowOf } from './moneyFlow';
 import { requestChecks } from './requestChecks';
-import type { ReviewCheck, ReviewItem } from './reviewStore';
+import type { ReviewCheck, ReviewItem, ReviewWarning } from './reviewStore';
 
 /** The decoded call as rows: every argument, then value, gas ceiling, deadline, referrer and fees. */
 function fieldsOf(summary: TxSummary): ReviewItem['fields'] {
@@ -55,9 +55,32 @@ function tradeTitle(fn: string, flow: MoneyFlow): string | null {
 
 /** How main filled the transaction for signing, or why it would not. */
 export type Prepared =
-  | { ok: true; id: string; tx: PreparedTx; ledger: boolean }
+  | {
+      ok: true;
+      id: string;
+      tx: PreparedTx;
+      ledger: boolean;
+      /** What main itself warns about: the person must confirm each to main, whatever this page shows. */
+      warnings: ReviewWarning[];
+      /** Where main takes that confirmation: its own window, this review's ticks, or nowhere (refused). */
+      confirmation: 'native-dialog' | 'page' | 'refused';
+    }
   | { ok: false; message: string }
   | null;
+
+/** The page's warnings, then those only main raised (main words its own from what the chain says). */
+function withMainWarnings(page: ReviewWarning[], main: readonly ReviewWarning[]): ReviewWarning[] {
+  return [...page, ...main.filter((warning) => !page.some((shown) => shown.id === warning.id))];
+}
+
+/** Why main will not sign a transaction it warns about on this server, and what would let it. */
+function mainRefusesWarned(warnings: readonly ReviewWarning[]): ReviewCheck {
+  return {
+    id: 'app-will-sign',
+    ok: false,
+    message: `The app will not sign it here: it carries ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`} (below), and this server was started without --allow-warned-signing, so nothing on a web page can confirm them (script in a page could tick anything). Restart it with --allow-warned-signing to sign after ticking each, or use the desktop app, which asks you in a window of its own.`,
+  };
+}
 
 /**
  * One transaction of an action on the review screen: decoded locally from our ABIs (src-shared, the same code as
@@ -125,6 +148,9 @@ export function reviewTransaction(input: {
   if (prepared && !prepared.ok) {
     checks.unshift({ id: 'app-will-sign', ok: false, message: `The app will not sign it: ${prepared.message}` });
   }
+  if (prepared?.ok && prepared.confirmation === 'refused' && prepared.warnings.length > 0) {
+    checks.unshift(mainRefusesWarned(prepared.warnings));
+  }
   if (prepared?.ok) {
     checks.push({
       id: 'prepared-matches',
@@ -152,7 +178,10 @@ export function reviewTransaction(input: {
     fields: summary ? fieldsOf(summary) : [],
     ...(flow ? { flow } : {}),
     checks,
-    warnings: summary ? interestWarnings(summary, input.choice, claims, settings.known, tokens) : [],
+    warnings: withMainWarnings(
+      summary ? interestWarnings(summary, input.choice, claims, settings.known, tokens) : [],
+      prepared?.ok ? prepared.warnings : [],
+    ),
     ...(prepared?.ok
       ? {
           device: {

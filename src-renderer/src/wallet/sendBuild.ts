@@ -211,8 +211,11 @@ export async function sendBuild<B extends BuildAnswer>(action: {
     }
     const sent = await invoke<ActivityEntry>('tx.send', {
       tx,
-      // Signed exactly as prepared and shown (nonce, fees, gas): the hash on the screen is the device's.
-      ...(prepared?.ok ? { prepared: prepared.id } : {}),
+      // Signed exactly as prepared and shown (nonce, fees, gas): the hash on the screen is the device's. Main's own
+      // warnings were among those the person ticked to get here: headless, that is the confirmation main takes.
+      ...(prepared?.ok
+        ? { prepared: prepared.id, confirmedWarnings: prepared.warnings.map((warning) => warning.id) }
+        : {}),
       step,
       kind: step === 'main' ? action.request.kind : 'approve',
       // The activity list's line: the action's title for the main transaction, the decoded headline for a step.
@@ -242,8 +245,20 @@ export async function sendBuild<B extends BuildAnswer>(action: {
  */
 async function prepare(tx: UnsignedTxJson): Promise<Prepared> {
   try {
-    const prepared = await invoke<{ id: string; tx: PreparedTx }>('tx.prepare', { tx });
-    return { ok: true, id: prepared.id, tx: prepared.tx, ledger: useWallet.getState().status?.active === 'ledger' };
+    const prepared = await invoke<{
+      id: string;
+      tx: PreparedTx;
+      warnings: { id: string; message: string }[];
+      confirmation: 'native-dialog' | 'page' | 'refused';
+    }>('tx.prepare', { tx });
+    return {
+      ok: true,
+      id: prepared.id,
+      tx: prepared.tx,
+      ledger: useWallet.getState().status?.active === 'ledger',
+      warnings: prepared.warnings,
+      confirmation: prepared.confirmation,
+    };
   } catch (cause) {
     const failure = failureOf(cause);
     return { ok: false, message: `${failure.message}${failure.fix ? ` ${failure.fix}` : ''}` };
