@@ -461,7 +461,8 @@ describe('every route, asked for a page of another origin', () => {
   });
 
   it('refuses the event stream to a page elsewhere before it opens, and streams to a bot', async () => {
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }]) {
+    const refused: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }];
+    for (const headers of refused) {
       const answer = await send('GET', '/api/v1/events', { headers });
       expect(refusedAs(answer), JSON.stringify(headers)).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
     }

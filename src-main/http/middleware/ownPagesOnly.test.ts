@@ -12,19 +12,20 @@ const isPage = (path: string) => !path.startsWith('/api/');
 
 describe('otherSiteOf', () => {
   it('passes bots, the own pages and the address bar', () => {
-    for (const headers of [
+    const passed: Record<string, string>[] = [
       {},
       { 'sec-fetch-site': 'same-origin' },
       { 'sec-fetch-site': 'none' },
       { origin: OWN },
       { origin: OWN.toUpperCase(), 'sec-fetch-site': 'same-origin' },
-    ]) {
+    ];
+    for (const headers of passed) {
       expect(otherSiteOf(sent(headers), isPage), JSON.stringify(headers)).toBeUndefined();
     }
   });
 
   it('refuses what a browser marks as sent for another site or origin, and foreign or opaque origins', () => {
-    for (const headers of [
+    const refused: Record<string, string>[] = [
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
       { 'sec-fetch-site': 'cross-site', origin: OWN },
@@ -36,7 +37,8 @@ describe('otherSiteOf', () => {
       { origin: 'file://' },
       { origin: 'chrome-extension://abc/page' },
       { origin: 'chrome-extension-evil://abc' },
-    ]) {
+    ];
+    for (const headers of refused) {
       expect(otherSiteOf(sent(headers), isPage), JSON.stringify(headers)).toBeDefined();
     }
   });
