@@ -296,7 +296,8 @@ export function createApp(deps: AppDeps): Hono {
  * The routes answered before the app (see withLeanRoutes): GET /quote, the one read that bots call in a loop. A lean
  * route takes only requests on which every middleware above does nothing but count: no body (drainUnreadBody,
  * jsonBody), a loopback Host (hostCheck), a read (sameOriginWrites), no Origin or Sec-Fetch-Site (ownPagesOnly), no
- * x-api-key (apiKey), no cookie (sessionCookie), no x-app-token (appPage); with limits on, it counts each quote in the app's own quote limiter.
+ * x-api-key (apiKey), no cookie (sessionCookie), no x-app-token (appPage); with limits on, it counts each quote in the
+ * app's own quote limiter.
  */
 export function leanRoutes(deps: AppDeps): LeanRoute[] {
   return [leanQuote(`${API_BASE}/quote`, deps.tokens, deps.quotes, deps.log, quoteLimiter(deps))];
