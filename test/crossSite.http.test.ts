@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -68,7 +69,8 @@ async function send(
     ...(body === undefined ? {} : { body }),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  const json = (response.headers.get('content-type') ?? '').includes('json');
+  return { status: response.status, headers: response.headers, body: text ? (json ? JSON.parse(text) : text) : null };
 }
 
 /** A challenge of `path` signed by the wallet: valid until it is used once. */
@@ -379,4 +381,184 @@ describe('a body over the limit', () => {
       expect(answer, path).toContain(`"code":"${code}"`);
     }
   }, 60_000);
+});
+
+/**
+ * Issue 30: reads too. A page elsewhere cannot read what it makes the browser ask, but it can spend what every local
+ * client shares (the quote budget, stored challenges, open event streams) and, on /rpc, write. Every family of routes
+ * is asked as the browser asks for such a page; each is refused before it does anything, and answers the same request
+ * from the app's own page, typed in the address bar, or from a bot.
+ */
+describe('every route, asked for a page of another origin', () => {
+  const TOKEN = '0x00000000000000000000000000000000c0ffee01';
+  const RPC = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
+  /** One request of each family: method, path, the body and headers it needs to be served. */
+  const FAMILIES = (): [string, string, { body?: string; type?: string; headers?: Record<string, string> }][] => [
+    ['GET', '/api/v1/settings', {}],
+    // Plain enough for the lean route in front of the app: it must leave a browser's request to the app's rule.
+    ['GET', `/api/v1/quote?token=${TOKEN}&side=buy&amount=1`, {}],
+    ['GET', '/api/v1/launches', {}],
+    ['GET', '/api/v1/openapi.json', {}],
+    ['GET', '/api/v1/errors', {}],
+    ['GET', `/api/v1/keys/challenge?address=${account(10).address}`, {}],
+    ['POST', '/api/v1/build/buy', { body: '{}', type: 'application/json' }],
+    ['GET', `/api/auth/challenge?address=${account(10).address}`, {}],
+    [
+      'POST',
+      '/app/signer.status',
+      { body: '{}', type: 'application/json', headers: { authorization: `Bearer ${APP_TOKEN}` } },
+    ],
+    ['POST', '/rpc', { body: RPC, type: 'application/json' }],
+    ['GET', '/media/bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy', {}],
+    ['GET', '/', { headers: { 'sec-fetch-dest': 'iframe', 'sec-fetch-mode': 'navigate' } }],
+    ['GET', '/assets/nothing.js', { headers: { 'sec-fetch-dest': 'script', 'sec-fetch-mode': 'no-cors' } }],
+  ];
+  const refusedAs = (answer: Sent) => [answer.status, answer.body?.error?.code];
+
+  it('refuses each family with ORIGIN_NOT_ALLOWED and a fix, for Sec-Fetch-Site cross-site and same-site', async () => {
+    const challenges = count('challenges');
+    for (const [method, path, request] of FAMILIES()) {
+      for (const site of ['cross-site', 'same-site', 'Cross-Site']) {
+        const answer = await send(method, path, {
+          ...request,
+          headers: { ...request.headers, 'sec-fetch-site': site },
+        });
+        const what = `${method} ${path} ${site}`;
+        expect(refusedAs(answer), what).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+        expect(answer.body.error.message, what).toBeTruthy();
+        expect(answer.body.error.fix, what).toContain(service.origin);
+      }
+    }
+    expect(count('challenges')).toBe(challenges);
+  });
+
+  it("refuses each family with a foreign web Origin, and none of its requests' Origins is ours", async () => {
+    const foreign = ['https://evil.example', 'null', `http://127.0.0.1:${port + 1}`, `${service.origin}.evil.example`];
+    for (const [method, path, request] of FAMILIES()) {
+      for (const origin of foreign) {
+        const answer = await send(method, path, { ...request, headers: { ...request.headers, origin } });
+        expect(refusedAs(answer), `${method} ${path} from ${origin}`).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+        expect(answer.body.error.fix).toBeTruthy();
+      }
+    }
+  });
+
+  it('serves each family from its own pages, typed in the address bar, and to a bot', async () => {
+    const asked: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin', origin: service.origin },
+      { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'none' },
+      {},
+    ];
+    for (const [method, path, request] of FAMILIES()) {
+      for (const headers of asked) {
+        // The UI's page in a frame of its own origin, its script: served; only the family's own answer counts here.
+        const answer = await send(method, path, { ...request, headers: { ...request.headers, ...headers } });
+        expect(answer.body?.error?.code, `${method} ${path} ${JSON.stringify(headers)}`).not.toBe('ORIGIN_NOT_ALLOWED');
+        expect(answer.status, `${method} ${path} ${JSON.stringify(headers)}`).not.toBe(403);
+      }
+    }
+  });
+
+  it('refuses the event stream to a page elsewhere before it opens, and streams to a bot', async () => {
+    const refused: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }];
+    for (const headers of refused) {
+      const answer = await send('GET', '/api/v1/events', { headers });
+      expect(refusedAs(answer), JSON.stringify(headers)).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+    }
+    const stop = new AbortController();
+    const stream = await fetch(`${service.url}/events`, { signal: stop.signal, headers: { 'sec-fetch-site': 'none' } });
+    expect([stream.status, stream.headers.get('content-type')?.split(';')[0]]).toEqual([200, 'text/event-stream']);
+    stop.abort();
+  });
+
+  /** A GET with exactly these headers (Node's fetch sets a Sec-Fetch-Mode of its own). */
+  const get = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      httpGet(`${service.origin}${path}`, { headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      }).on('error', reject);
+    });
+
+  it('opens a page of the UI for a person who followed a link from another site, and nothing else so', async () => {
+    const navigation = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+    for (const site of ['cross-site', 'same-site']) {
+      for (const path of ['/', '/settings', `/token/${TOKEN}`]) {
+        const page = await get(path, { ...navigation, 'sec-fetch-site': site });
+        expect(page.status, `${path} ${site}`).toBe(200);
+        expect(page.text).toContain('<div id="root">');
+      }
+      // The service's own surfaces are no page, even navigated to; nor is a page loaded into a frame elsewhere.
+      const refused: [string, Record<string, string>][] = [
+        ['/api/v1/settings', navigation],
+        [`/api/v1/quote?token=${TOKEN}&side=buy&amount=1`, navigation],
+        ['/rpc', navigation],
+        ['/media/x', navigation],
+        ['/', { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }],
+        ['/', { 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'document' }],
+      ];
+      for (const [path, headers] of refused) {
+        const answer = await get(path, { ...headers, 'sec-fetch-site': site });
+        expect([answer.status, JSON.parse(answer.text).error.code], `${path} ${site}`).toEqual([
+          403,
+          'ORIGIN_NOT_ALLOWED',
+        ]);
+      }
+    }
+  });
+});
+
+describe('/rpc, as a page elsewhere and as a wallet', () => {
+  const rpc = (body: unknown, type: string | undefined, headers: Record<string, string> = {}) =>
+    send('POST', '/rpc', { body: JSON.stringify(body), ...(type ? { type } : {}), headers });
+  const call = (method: string, params: unknown[] = []) => ({ jsonrpc: '2.0', id: 1, method, params });
+  const blockNumber = async () => BigInt((await rpc(call('eth_blockNumber'), 'application/json')).body.result);
+  const writes = [call('evm_mine'), call('evm_increaseTime', [1_000_000]), call('evm_mine')];
+
+  it('refuses JSON-RPC sent as text/plain, a form or with no type, with INVALID_BODY and a fix, and mines nothing', async () => {
+    const before = await blockNumber();
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', undefined]) {
+      const answer = await rpc(writes, type);
+      expect([answer.status, answer.body.error.code], String(type)).toEqual([400, 'INVALID_BODY']);
+      expect(answer.body.error.fix).toContain('application/json');
+    }
+    const multipart = new FormData();
+    multipart.set('body', JSON.stringify(writes));
+    const form = await fetch(`${service.origin}/rpc`, { method: 'POST', body: multipart });
+    expect([form.status, ((await form.json()) as any).error.code]).toEqual([400, 'INVALID_BODY']);
+    expect(await blockNumber()).toBe(before);
+  });
+
+  it('refuses JSON-RPC from a foreign web origin, even as JSON, and mines nothing', async () => {
+    const before = await blockNumber();
+    for (const origin of ['https://evil.example', 'null', `http://localhost:${port + 1}`, 'file://']) {
+      const answer = await rpc(writes, 'application/json', { origin });
+      expect([answer.status, answer.body.error.code], origin).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
+    }
+    expect(await blockNumber()).toBe(before);
+  });
+
+  it("serves a wallet extension's origin, its own pages and a bot: reads and writes", async () => {
+    const senders: Record<string, string>[] = [
+      { origin: 'chrome-extension://nkbihfbeogaeaoehlefnkodbefgpgknn' },
+      // As a browser may mark an extension's own request: its Origin is still the extension's.
+      { origin: 'chrome-extension://nkbihfbeogaeaoehlefnkodbefgpgknn', 'sec-fetch-site': 'cross-site' },
+      { origin: 'moz-extension://2a5c1e3b-8d6f-4a0e-9b7c-1f2e3d4c5b6a' },
+      { origin: service.origin, 'sec-fetch-site': 'same-origin' },
+      {},
+    ];
+    for (const headers of senders) {
+      const before = await blockNumber();
+      const chainId = await rpc(call('eth_chainId'), 'application/json', headers);
+      expect([chainId.status, chainId.body.result], JSON.stringify(headers)).toEqual([200, '0x7a69']);
+      const mined = await rpc(call('evm_mine'), 'application/json; charset=utf-8', headers);
+      expect(mined.body.result, JSON.stringify(headers)).toBe('0x0');
+      expect(await blockNumber()).toBe(before + 1n);
+    }
+  });
 });

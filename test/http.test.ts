@@ -272,6 +272,7 @@ describe('POST /rpc on the devnet', () => {
   async function rpc(body: unknown) {
     const response = await fetch(`${service.origin}/rpc`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
     return (await response.json()) as any;

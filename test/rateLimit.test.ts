@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { DEFAULT_RATE_LIMITS } from '../src-main/http/createApp';
 import { startTestService, type TestService } from './support/startTestService';
 
 let service: TestService;
@@ -122,5 +123,67 @@ describe('per address, as the spec says', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+/**
+ * Issue 30: the app's own page has a budget nothing else can spend. Its page sends the run's token in x-app-token; a
+ * bot on the same machine has no token and, whatever it forges, counts with its address. With the spec's limits, a bot
+ * spends its whole minute and more, and the page's quotes of a real launch still answer 200.
+ */
+describe("the app's own page", () => {
+  const APP_TOKEN = 'rate-limit-test-token-0000000000';
+  let own: TestService;
+  let token: string;
+  const quoteOf = (headers: Record<string, string> = {}) =>
+    fetch(`${own.url}/quote?token=${token}&side=buy&amount=0.01`, { headers });
+  /** What the app's page sends with every request: the CSRF header, the run's token, and its browser's mark. */
+  const PAGE = { 'x-mm-csrf': '1', 'x-app-token': APP_TOKEN, 'sec-fetch-site': 'same-origin' };
+
+  beforeAll(async () => {
+    own = await startTestService(undefined, { appToken: APP_TOKEN, seed: true });
+    await own.seeded;
+    // The seed's launches, once the indexer has them: a launch of the devnet's own, quoted from its real pool.
+    for (let tries = 0; tries < 300 && !token; tries++) {
+      const { launches } = (await (await fetch(`${own.url}/launches`)).json()) as { launches: { token: string }[] };
+      if (launches[0]) token = launches[0].token;
+      else await new Promise((wait) => setTimeout(wait, 100));
+    }
+    expect(token).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  }, 60_000);
+  afterAll(async () => {
+    await own?.dispose();
+  });
+
+  it("keeps answering the page's quotes 200 while a bot hammers quotes past its limit", async () => {
+    const perMinute = DEFAULT_RATE_LIMITS.quotesPerMinute;
+    const statuses: number[] = [];
+    // The bot's best moves: plain quotes (the lean route), a wrong token, a forged browser mark, the CSRF header.
+    const forged: Record<string, string>[] = [
+      {},
+      { 'x-app-token': 'guessed' },
+      { 'sec-fetch-site': 'same-origin' },
+      { 'x-mm-csrf': '1' },
+    ];
+    for (let i = 0; i < perMinute + 40; i++) statuses.push((await quoteOf(forged[i % forged.length])).status);
+    expect(statuses.slice(0, perMinute).every((status) => status === 200)).toBe(true);
+    expect(new Set(statuses.slice(perMinute))).toEqual(new Set([429]));
+    const limited = await quoteOf();
+    expect([limited.status, ((await limited.json()) as { error: { code: string } }).error.code]).toEqual([
+      429,
+      'RATE_LIMITED',
+    ]);
+    // The page's own budget is whole: nothing the bot sent was counted in it.
+    const page = await quoteOf(PAGE);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('ratelimit-policy')).toBe(
+      `"quotes";q=${perMinute};w=60;pk=:${Buffer.from('app').toString('base64')}:`,
+    );
+    expect(page.headers.get('ratelimit')).toBe(`"quotes";r=${perMinute - 1};t=60`);
+    const quoted = (await page.json()) as { token: { address: string }; pay: { wei: string } };
+    expect(quoted.token.address.toLowerCase()).toBe(token.toLowerCase());
+    expect(BigInt(quoted.pay.wei)).toBeGreaterThan(0n);
+    // And the bot is still refused: the page's quote was not counted in the bot's minute either.
+    expect((await quoteOf()).status).toBe(429);
   });
 });

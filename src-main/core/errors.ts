@@ -404,7 +404,9 @@ export const ERRORS = {
     retry: false,
     meaning: "sign-in asked from a page that is not the service's site",
     cause:
-      'Also any write (POST, DELETE) whose Origin is not this server, and a Host that is not a loopback name (DNS rebinding).',
+      'Also any request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an ' +
+      'Origin that is neither this server nor a browser extension), reads and /rpc included; any write (POST, ' +
+      'DELETE) under /api whose Origin is not this server; and a Host that is not a loopback name (DNS rebinding).',
     fix: "Use the service's own pages at its loopback address; a bot sends no Origin header.",
   },
   SESSIONS_UNAVAILABLE: {

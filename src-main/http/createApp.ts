@@ -32,11 +32,13 @@ import type { EventStream } from './eventStream';
 import { leanQuote } from './leanQuote';
 import type { LeanRoute } from './leanRoutes';
 import { apiKey } from './middleware/apiKey';
+import { appPage } from './middleware/appPage';
 import { drainUnreadBody } from './middleware/drainUnreadBody';
 import { hostCheck } from './middleware/hostCheck';
 import { jsonBody } from './middleware/jsonBody';
+import { ownPagesOnly } from './middleware/ownPagesOnly';
 import { RateLimiter, rateLimit } from './middleware/rateLimit';
-import { ownPagesOnly, sameOriginWrites } from './middleware/sameOriginWrites';
+import { sameOriginWrites } from './middleware/sameOriginWrites';
 import { sessionCookie } from './middleware/sessionCookie';
 import { withRateLimitHeaders } from './rateLimitDocument';
 import { AUTH_BASE, AUTH_ROUTES, authRoutes } from './routes/authRoutes';
@@ -169,6 +171,8 @@ export function createApi(
   api.use('*', jsonBody({ skip: [`${API_BASE}${MEDIA_UPLOAD_PATH}`] }));
   api.use('*', apiKey(deps.keys));
   api.use('*', sessionCookie());
+  // Before the limits: the app's own page counts in a budget of its own.
+  api.use('*', appPage(deps.appToken));
   const limits = deps.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits) {
     // A key the app's owner gave a budget counts against its own (the apiKey middleware above read it).
@@ -184,10 +188,7 @@ export function createApi(
     api.use('/build/*', builds);
     api.use('/intents/:id/build', builds);
   }
-  for (const path of ['/keys/challenge', '/referrals/challenge']) {
-    api.use(path, ownPagesOnly());
-    if (challenges) api.use(path, challenges);
-  }
+  if (challenges) for (const path of ['/keys/challenge', '/referrals/challenge']) api.use(path, challenges);
   settingsRoute(api, deps.settings);
   errorsRoute(api);
   statusRoute(api, deps.chain, deps.indexer, deps.weeks);
@@ -231,19 +232,41 @@ export function openApiDocument(api: OpenAPIHono<AppEnv>, limited = true) {
       version: '1.0.0',
       description:
         'Builds unsigned transactions for launching tokens and for buying and selling them, simulated from the ' +
-        "caller's wallet. Errors always use the Error object; GET /errors lists every code.",
+        "caller's wallet. Errors always use the Error object; GET /errors lists every code. Every operation refuses " +
+        'a request that a browser sent for a page of another origin (ORIGIN_NOT_ALLOWED, 403), and the counted ' +
+        "ones count the app's own page (the run's token in x-app-token) in a budget of its own.",
     },
     servers: [{ url: API_BASE, description: 'relative to the server this document was read from' }],
   });
   return limited ? withRateLimitHeaders(document, countedPath) : document;
 }
 
+/**
+ * Whether a path is the service's own (the API, sign-in, the app channel, /rpc, media) rather than a page or file of
+ * the web UI; the UI's client-side routes are every other path.
+ */
+const isServicePath = (path: string) =>
+  path.startsWith(`${API_BASE}/`) ||
+  path.startsWith(`${AUTH_BASE}/`) ||
+  path.startsWith(`${APP_CHANNEL_BASE}/`) ||
+  path === '/rpc' ||
+  path.startsWith('/media/');
+
 /** The whole HTTP surface: Host check, the v1 API, the devnet's /rpc, and the web UI when one is given. */
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
+  const webRoot = deps.webRoot;
+  const index =
+    webRoot && existsSync(join(webRoot, 'index.html')) ? readFileSync(join(webRoot, 'index.html'), 'utf8') : undefined;
   app.use('*', drainUnreadBody());
   app.use('*', hostCheck());
-  // Every write of the API, of sign-in and of the app channel; not /rpc, which wallets call from their own origin.
+  // Every route, reads, media, the event stream, /rpc and the UI's files included: nothing is answered to a page of
+  // another origin, but a person following a link from one to a page of the UI.
+  app.use(
+    '*',
+    ownPagesOnly((path) => index !== undefined && !isServicePath(path)),
+  );
+  // Every write of the API, of sign-in and of the app channel; /rpc takes a wallet extension's origin too (rpcRoute).
   app.use('/api/*', sameOriginWrites());
   app.use(`${APP_CHANNEL_BASE}/*`, sameOriginWrites());
   const challenges = challengeLimit(deps.rateLimits ?? DEFAULT_RATE_LIMITS, deps.clock);
@@ -254,9 +277,7 @@ export function createApp(deps: AppDeps): Hono {
   mediaServeRoute(app, deps.media);
   if (deps.chain.devnet) rpcRoute(app, deps.chain.devnet);
   if (deps.appChannel) appChannelRoute(app, deps.appChannel.channel, deps.appChannel.token, deps.appChannel.origin);
-  const webRoot = deps.webRoot;
-  if (webRoot && existsSync(join(webRoot, 'index.html'))) {
-    const index = readFileSync(join(webRoot, 'index.html'), 'utf8');
+  if (webRoot && index !== undefined) {
     // The page's own CSP is a meta tag; framing can be refused only by a header, against clickjacking the review
     // screen. hono's secure headers set that and the rest of their kind (nosniff, no referrer, same-origin opener and
     // resources) on the UI's page and files; the API's answers keep their own.
@@ -264,14 +285,7 @@ export function createApp(deps: AppDeps): Hono {
     app.use('/*', (c, next) => (c.req.path.startsWith(`${API_BASE}/`) ? next() : uiHeaders(c, next)));
     app.use('/*', serveStatic({ root: webRoot }));
     // Client-side routes of the UI answer with its page; API paths keep their NOT_FOUND.
-    app.get('*', (c, next) =>
-      c.req.path.startsWith(`${API_BASE}/`) ||
-      c.req.path.startsWith(`${AUTH_BASE}/`) ||
-      c.req.path.startsWith(`${APP_CHANNEL_BASE}/`) ||
-      c.req.path === '/rpc'
-        ? next()
-        : c.html(index),
-    );
+    app.get('*', (c, next) => (isServicePath(c.req.path) ? next() : c.html(index)));
   }
   app.notFound(notFound);
   app.onError(errorHandler(deps.log));
@@ -281,8 +295,9 @@ export function createApp(deps: AppDeps): Hono {
 /**
  * The routes answered before the app (see withLeanRoutes): GET /quote, the one read that bots call in a loop. A lean
  * route takes only requests on which every middleware above does nothing but count: no body (drainUnreadBody,
- * jsonBody), a loopback Host (hostCheck), a read (sameOriginWrites), no x-api-key (apiKey), no cookie (sessionCookie);
- * with limits on, it counts each quote in the app's own quote limiter.
+ * jsonBody), a loopback Host (hostCheck), a read (sameOriginWrites), no Origin or Sec-Fetch-Site (ownPagesOnly), no
+ * x-api-key (apiKey), no cookie (sessionCookie), no x-app-token (appPage); with limits on, it counts each quote in the
+ * app's own quote limiter.
  */
 export function leanRoutes(deps: AppDeps): LeanRoute[] {
   return [leanQuote(`${API_BASE}/quote`, deps.tokens, deps.quotes, deps.log, quoteLimiter(deps))];

@@ -7,6 +7,11 @@ export interface AppEnv {
   Variables: {
     /** The holder of the x-api-key sent, set by the apiKey middleware; absent without a key. */
     apiKey?: KeyHolder;
+    /**
+     * True when the request comes from the app's own page: it sent the run's token in x-app-token (set by the appPage
+     * middleware). Its counted requests then use a budget no other client can spend.
+     */
+    appPage?: boolean;
     /** The sign-in cookie's secret, when the request carries one (checked by the endpoints that use it). */
     sessionSecret?: string;
     /**

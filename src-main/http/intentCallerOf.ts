@@ -14,15 +14,21 @@ export const APP_TOKEN_HEADER = 'x-app-token';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/** What a request's x-app-token says: `app` with the run's token, `other` with another value, `none` without it. */
+export function appTokenSent(c: Context, appToken: string | undefined): 'app' | 'other' | 'none' {
+  const sentToken = c.req.header(APP_TOKEN_HEADER);
+  if (sentToken === undefined) return 'none';
+  // Compared as digests: equal lengths for timingSafeEqual, and no early exit that leaks how much matched.
+  return appToken !== undefined && timingSafeEqual(digest(sentToken), digest(appToken)) ? 'app' : 'other';
+}
+
 /**
  * Whether the request comes from the app itself: true with the run's token in x-app-token, false without the header;
  * a wrong token is refused (API_KEY_REQUIRED) rather than read as no token.
  */
 export function sentByApp(c: Context, appToken: string | undefined): boolean {
-  const sentToken = c.req.header(APP_TOKEN_HEADER);
-  if (sentToken === undefined) return false;
-  // Compared as digests: equal lengths for timingSafeEqual, and no early exit that leaks how much matched.
-  if (appToken !== undefined && timingSafeEqual(digest(sentToken), digest(appToken))) return true;
+  const sent = appTokenSent(c, appToken);
+  if (sent !== 'other') return sent === 'app';
   throw new ApiError('API_KEY_REQUIRED', `${APP_TOKEN_HEADER} is not the token of this run of the app`, {
     fix: `Leave out ${APP_TOKEN_HEADER} and send an API key in x-api-key; the app's own window sends its token itself.`,
   });

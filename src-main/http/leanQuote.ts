@@ -25,9 +25,18 @@ const PLAIN_VALUE = /^[A-Za-z0-9._~-]*$/;
 const PLAIN_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::(\d{1,5}))?$/;
 /**
  * Headers that make a middleware of the app act (a key to check, a cookie that needs x-mm-csrf, a body to read, an
- * origin): a request carrying one is left to the app, so each of those rules has its one implementation there.
+ * origin or a browser's Sec-Fetch-Site for ownPagesOnly, the app page's token for its own budget): a request carrying
+ * one is left to the app, so each of those rules has its one implementation there.
  */
-const APP_HEADERS = new Set(['cookie', 'x-api-key', 'origin', 'content-length', 'transfer-encoding']);
+const APP_HEADERS = new Set([
+  'cookie',
+  'x-api-key',
+  'origin',
+  'sec-fetch-site',
+  'x-app-token',
+  'content-length',
+  'transfer-encoding',
+]);
 /** Values read per field and kept (a bot sends the same token, side and slippage again and again); then cleared. */
 const MEMO_SIZE = 512;
 /** A field its schema refused. */

@@ -12,6 +12,12 @@ import { ErrorBodySchema } from '../../src-shared/schema/common';
  */
 const ANY_ROUTE = [401, 403, 500, 503];
 
+/** What a 403 means on every operation, whatever else the operation refuses with it. */
+const FORBIDDEN_ANYWHERE =
+  'Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of ' +
+  'another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser ' +
+  'extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1.';
+
 /** Error responses a route documents, by status, all with the one Error object: its own, and ANY_ROUTE's. */
 export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(
@@ -19,7 +25,10 @@ export function errorResponses(...statuses: number[]) {
       .sort((a, b) => a - b)
       .map((status) => [
         status,
-        { description: 'Error object', content: { 'application/json': { schema: ErrorBodySchema } } },
+        {
+          description: status === 403 ? FORBIDDEN_ANYWHERE : 'Error object',
+          content: { 'application/json': { schema: ErrorBodySchema } },
+        },
       ]),
   );
 }

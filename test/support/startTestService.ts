@@ -1,12 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AnswerCheck } from '../../src-main/http/answerCheck';
 import { lineLogger } from '../../src-main/log/createLogger';
 import { type RunningService, type ServiceOptions, startService } from '../../src-main/startService';
 import { type OpenApiAnswers, openApiAnswers } from './openApiAnswers';
 
-/** The service's options, and `log` to read each line it logs (nothing is printed otherwise). */
-export type TestServiceOptions = Partial<ServiceOptions> & { log?: (line: string) => void };
+/**
+ * The service's options, `log` to read each line it logs (nothing is printed otherwise), and `onAnswer` to see each
+ * answer the service gave, as its listener wrote it (beside the OpenAPI document's check).
+ */
+export type TestServiceOptions = Partial<ServiceOptions> & { log?: (line: string) => void; onAnswer?: AnswerCheck };
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -26,7 +30,7 @@ export async function startTestService(
   dataDir = mkdtempSync(join(tmpdir(), 'companion-test-')),
   options: TestServiceOptions = {},
 ): Promise<TestService> {
-  const { log = () => {}, ...serviceOptions } = options;
+  const { log = () => {}, onAnswer, ...serviceOptions } = options;
   const answers = openApiAnswers();
   const service = await startService({
     port: 0,
@@ -34,7 +38,12 @@ export async function startTestService(
     network: 'devnet',
     seed: false,
     logger: lineLogger(log),
-    checkAnswers: answers.check,
+    checkAnswers: onAnswer
+      ? (answer) => {
+          answers.check(answer);
+          onAnswer(answer);
+        }
+      : answers.check,
     ...serviceOptions,
   });
   await answers.load(`${service.url}/openapi.json`);

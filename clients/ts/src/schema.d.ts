@@ -42,7 +42,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -117,7 +117,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -189,7 +189,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -278,7 +278,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -378,7 +378,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -473,7 +473,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -572,7 +572,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -664,7 +664,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -771,7 +771,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -883,7 +883,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -969,7 +969,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1056,7 +1056,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1144,7 +1144,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1238,7 +1238,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1335,7 +1335,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1416,7 +1416,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1500,7 +1500,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1599,7 +1599,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1740,7 +1740,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1859,7 +1859,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1968,7 +1968,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2060,7 +2060,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2149,7 +2149,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2239,7 +2239,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2333,7 +2333,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2475,7 +2475,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2633,7 +2633,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2800,7 +2800,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2923,7 +2923,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3037,7 +3037,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3124,7 +3124,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3200,7 +3200,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3278,7 +3278,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error object */
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
                 403: {
                     headers: {
                         [name: string]: unknown;

@@ -15,8 +15,11 @@ function tooLarge(): ApiError {
   });
 }
 
-/** INVALID_BODY unless the request declares a JSON body. */
-function requireJsonType(contentType: string | undefined): void {
+/**
+ * INVALID_BODY unless the request declares a JSON body: the one check of every JSON write, /rpc's too. A page on
+ * another origin can make a browser send text/plain, a form or multipart without asking first, never JSON.
+ */
+export function requireJsonType(contentType: string | undefined): void {
   if (mediaType(contentType) === JSON_TYPE) return;
   throw new ApiError('INVALID_BODY', `the body is sent with ${describeContentType(contentType)}; only JSON is read`, {
     fix: `Send the JSON object with the header Content-Type: ${JSON_TYPE}.`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../core/errors';
-import { RATE_LIMIT, RATE_LIMIT_POLICY, RateLimiter } from './rateLimit';
+import { APP_PAGE, RATE_LIMIT, RATE_LIMIT_POLICY, RateLimiter } from './rateLimit';
 
 /** A limiter on a clock the test moves. */
 function limiter(perMinute: number) {
@@ -72,6 +72,22 @@ describe('RateLimiter', () => {
     // The address spent one of its own two, whatever its key did.
     expect(limits.take('127.0.0.1')).toBe('"quotes";r=0;t=60');
     expect(refusal(() => limits.take('127.0.0.1')).headers?.[RATE_LIMIT_POLICY]).toBe('"quotes";q=2;w=60');
+  });
+
+  it("counts the app's page in a budget of its own, the address's size, that no address or key spends", () => {
+    const { limits } = limiter(2);
+    limits.take('127.0.0.1');
+    limits.take('127.0.0.1');
+    expect(refusal(() => limits.take('127.0.0.1')).code).toBe('RATE_LIMITED');
+    for (let i = 0; i < 10; i++) limits.take('127.0.0.1', { ...SNIPER, perMinute: 50 });
+    const pk = Buffer.from('app').toString('base64');
+    expect(limits.policyOf(APP_PAGE)).toBe(`"quotes";q=2;w=60;pk=:${pk}:`);
+    expect(limits.take('127.0.0.1', APP_PAGE)).toBe('"quotes";r=1;t=60');
+    expect(limits.take('::1', APP_PAGE)).toBe('"quotes";r=0;t=60');
+    const refused = refusal(() => limits.take('127.0.0.1', APP_PAGE));
+    expect(refused.message).toContain("the app's own page");
+    expect(refused.fix).toBeTruthy();
+    expect(refused.headers?.[RATE_LIMIT_POLICY]).toBe(`"quotes";q=2;w=60;pk=:${pk}:`);
   });
 
   it('takes a policy name of its own beside the words of its message', () => {

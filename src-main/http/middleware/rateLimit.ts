@@ -23,6 +23,20 @@ export interface KeyAllowance {
 }
 
 /**
+ * The app's own page (it sent the run's token in x-app-token): a budget of its own, as large as an address's, in which
+ * nothing else is counted, so that bots on the same machine, however many requests they send, cannot spend the
+ * person's quotes. Its partition key in the RateLimit fields is "app".
+ */
+export const APP_PAGE = { app: true } as const;
+
+/** A budget of its own that a request counts in instead of its address's: a budgeted key's, or the app page's. */
+export type OwnBudget = KeyAllowance | typeof APP_PAGE;
+
+/** The app page's entry in the limiter's table: a string no address or key id can be (they have no space). */
+const APP_CLIENT = 'the app';
+const isAppPage = (own: OwnBudget | undefined): own is typeof APP_PAGE => own !== undefined && 'app' in own;
+
+/**
  * The fields of the IETF httpapi draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-11):
  * the policy (`"quotes";q=120;w=60`) and what is left of it (`"quotes";r=37;t=12`).
  */
@@ -36,7 +50,7 @@ const WINDOW_SECONDS = WINDOW_MS / 1000;
  * Per-address limit over a sliding minute, as the spec sets it (120 quotes, 60 builds). The address is the client's
  * network address, whatever else it sends: an API key made by signing a challenge names the caller but adds no
  * allowance, since a fresh key costs one free signature from a throwaway wallet. A key the app's owner gave a budget
- * of its own is counted by itself instead (`take`'s `key`). One limiter may guard several paths (the builds and the
+ * of its own is counted by itself instead (`take`'s `own`), and so is the app's own page (APP_PAGE). One limiter may guard several paths (the builds and the
  * build of a prepared request), which then share one budget, and both ways a quote can be answered (the app's route
  * and the lean route in front of it) count in the one quote limiter. Over the limit: RATE_LIMITED (429) with
  * Retry-After in seconds.
@@ -66,21 +80,25 @@ export class RateLimiter {
     this.policy = `${this.name};q=${perMinute};w=${WINDOW_SECONDS}`;
   }
 
-  /** RateLimit-Policy of the budget `take` counts in: the address's, or `key`'s own. */
-  policyOf(key?: KeyAllowance): string {
-    if (!key) return this.policy;
-    return `${this.name};q=${key.perMinute};w=${WINDOW_SECONDS};pk=:${Buffer.from(key.id).toString('base64')}:`;
+  /** RateLimit-Policy of the budget `take` counts in: the address's, or `own` (a key's, or the app page's). */
+  policyOf(own?: OwnBudget): string {
+    if (!own) return this.policy;
+    const [perMinute, partition] = isAppPage(own) ? [this.perMinute, 'app'] : [own.perMinute, own.id];
+    return `${this.name};q=${perMinute};w=${WINDOW_SECONDS};pk=:${Buffer.from(partition).toString('base64')}:`;
   }
 
   /**
-   * Counts one request from `address`, or from `key` when the key has a budget of its own, and answers the RateLimit
-   * field's value after it; throws RATE_LIMITED, carrying both fields, when the minute's allowance is spent.
+   * Counts one request from `address`, or in `own` when it has a budget of its own (a budgeted key, the app's page),
+   * and answers the RateLimit field's value after it; throws RATE_LIMITED, carrying both fields, when the minute's
+   * allowance is spent.
    *
    * @example limiter.take('127.0.0.1') // '"quotes";r=119;t=60'
+   * @example limiter.take('127.0.0.1', APP_PAGE) // '"quotes";r=119;t=60', whatever 127.0.0.1 spent
    */
-  take(address: string, key?: KeyAllowance): string {
+  take(address: string, own?: OwnBudget): string {
     const time = this.now();
-    const client = key ? key.id : address;
+    const key = isAppPage(own) ? undefined : own;
+    const client = isAppPage(own) ? APP_CLIENT : key ? key.id : address;
     const perMinute = key ? key.perMinute : this.perMinute;
     let recent = this.hits.get(client);
     if (!recent) {
@@ -94,13 +112,11 @@ export class RateLimiter {
       const retryAfter = secondsLeft(recent[0] ?? time, time);
       throw new ApiError(
         'RATE_LIMITED',
-        `more than ${perMinute} ${this.what} ${whose(address, key)} in the last minute`,
+        `more than ${perMinute} ${this.what} ${whose(address, own)} in the last minute`,
         {
-          fix: key
-            ? `Wait ${retryAfter} seconds (Retry-After), then send again; the key's budget was set when it was made: for more, make a key with a larger budget on the app's API keys page.`
-            : `Wait ${retryAfter} seconds (Retry-After), then send again; another API key does not raise the limit, a key made with a budget of its own on the app's API keys page does.`,
+          fix: `Wait ${retryAfter} seconds (Retry-After), then send again; ${moreOf(own)}`,
           retryAfterSeconds: retryAfter,
-          headers: { [RATE_LIMIT_POLICY]: this.policyOf(key), [RATE_LIMIT]: `${this.name};r=0;t=${retryAfter}` },
+          headers: { [RATE_LIMIT_POLICY]: this.policyOf(own), [RATE_LIMIT]: `${this.name};r=0;t=${retryAfter}` },
         },
       );
     }
@@ -117,8 +133,16 @@ export class RateLimiter {
 /** Whole seconds, at least one, until a request counted at `oldest` leaves the window. */
 const secondsLeft = (oldest: number, time: number) => Math.max(1, Math.ceil((oldest + WINDOW_MS - time) / 1000));
 
-const whose = (address: string, key: KeyAllowance | undefined) =>
-  key ? `with the key ${key.id} ("${key.label}")` : `from ${address}`;
+const whose = (address: string, own: OwnBudget | undefined) =>
+  isAppPage(own) ? "from the app's own page" : own ? `with the key ${own.id} ("${own.label}")` : `from ${address}`;
+
+/** How a client refused could be allowed more. */
+const moreOf = (own: OwnBudget | undefined) =>
+  isAppPage(own)
+    ? "the app's page has this budget to itself: nothing else spends it."
+    : own
+      ? "the key's budget was set when it was made: for more, make a key with a larger budget on the app's API keys page."
+      : "another API key does not raise the limit, a key made with a budget of its own on the app's API keys page does.";
 
 /** Which of a key's budgets a limiter counts: a key without a budget is counted with its address. */
 export type BudgetOf = (budget: KeyBudget) => number;
@@ -126,17 +150,24 @@ export type BudgetOf = (budget: KeyBudget) => number;
 /**
  * The app's middleware over a limiter (made from `options`, or shared with other paths): counts the request, sets
  * RateLimit-Policy and RateLimit on its answer, whatever its status, or refuses it. With `budgetOf`, a request whose
- * API key has a budget (read by the apiKey middleware before this one) counts against the key's budget instead.
+ * API key has a budget (read by the apiKey middleware before this one) counts against the key's budget instead; else
+ * a request from the app's own page (`appPage`, read by the appPage middleware) counts in the page's own budget.
  */
 export function rateLimit(limit: RateLimitOptions | RateLimiter, budgetOf?: BudgetOf): MiddlewareHandler {
   const limiter = limit instanceof RateLimiter ? limit : new RateLimiter(limit);
   return async (c, next) => {
-    const key = budgetOf && keyAllowance(c as Context<AppEnv>, budgetOf);
-    const left = limiter.take(clientAddress(c), key);
-    c.header(RATE_LIMIT_POLICY, limiter.policyOf(key));
+    const own = ownBudget(c as Context<AppEnv>, budgetOf);
+    const left = limiter.take(clientAddress(c), own);
+    c.header(RATE_LIMIT_POLICY, limiter.policyOf(own));
     c.header(RATE_LIMIT, left);
     await next();
   };
+}
+
+function ownBudget(c: Context<AppEnv>, budgetOf: BudgetOf | undefined): OwnBudget | undefined {
+  const key = budgetOf && keyAllowance(c, budgetOf);
+  if (key) return key;
+  return c.get('appPage') ? APP_PAGE : undefined;
 }
 
 function keyAllowance(c: Context<AppEnv>, budgetOf: BudgetOf): KeyAllowance | undefined {

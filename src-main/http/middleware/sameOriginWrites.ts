@@ -35,22 +35,3 @@ export function sameOriginWrites(): MiddlewareHandler {
     await next();
   };
 }
-
-/**
- * Refuses a request that a browser sends for a page on another origin, read or write (ORIGIN_NOT_ALLOWED), as its
- * Sec-Fetch-Site header tells: "cross-site", or "same-site" (another port of 127.0.0.1 is the same site). For the
- * challenge endpoints: a page elsewhere cannot read a challenge (no CORS), so asking for one could only add stored rows
- * and spend the address's budget of challenges, which every loopback client shares. Bots send no Sec-Fetch-Site.
- */
-export function ownPagesOnly(): MiddlewareHandler {
-  return async (c, next) => {
-    const site = c.req.header('sec-fetch-site');
-    if (site === 'cross-site' || site === 'same-site') {
-      const own = ownOrigin(c.req.header('host'));
-      throw new ApiError('ORIGIN_NOT_ALLOWED', `a challenge is only given to this server's own pages at ${own}`, {
-        fix: `Ask from the app's own pages at ${own}/, or from a bot (which sends no Sec-Fetch-Site).`,
-      });
-    }
-    await next();
-  };
-}

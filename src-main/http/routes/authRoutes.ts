@@ -17,7 +17,7 @@ import type { Challenges } from '../../services/challenges';
 import { SESSION_COOKIE, SESSION_TTL_MS, type Session, type Sessions } from '../../services/sessions';
 import type { AppEnv } from '../env';
 import { jsonBody } from '../middleware/jsonBody';
-import { ownOrigin, ownPagesOnly } from '../middleware/sameOriginWrites';
+import { ownOrigin } from '../middleware/sameOriginWrites';
 import { sessionCookie } from '../middleware/sessionCookie';
 import { errorResponses } from '../schemas';
 import { validationHook } from '../validationHook';
@@ -136,7 +136,6 @@ export function authRoutes(
   const auth = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   auth.use('*', jsonBody());
   auth.use('*', sessionCookie());
-  auth.use('/challenge', ownPagesOnly());
   if (challengeLimit) auth.use('/challenge', challengeLimit);
   // Sign-in is taken from this server's own page only, whatever the body: checked before the body is read.
   const ownPage: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -4,6 +4,7 @@ import type { Hex } from 'viem';
 import { RpcError } from '../../chain/devnet/edrProvider';
 import type { Devnet } from '../../chain/devnet/startDevnet';
 import { txpoolContent, txpoolStatus } from '../../chain/devnet/txpool';
+import { requireJsonType } from '../middleware/jsonBody';
 
 /** Methods that only read, passed to the EVM unchanged. */
 const READ_METHODS = new Set([
@@ -147,10 +148,22 @@ async function answer(devnet: Devnet, request: unknown): Promise<RpcAnswer> {
  * tag included, as a searcher reads a BSC node); signed transactions, `evm_mine` and the clock's moves go through the
  * devnet's journal, so what is sent here survives a restart. `devnet_sendPrivateRawTransaction` is the private lane a
  * block builder's private RPC would be. Batches are answered in order.
+ *
+ * Only JSON is read (`Content-Type: application/json`, as every JSON-RPC client sends it; INVALID_BODY otherwise): a
+ * page on another origin can make a browser POST text/plain without asking first, and it would then mine blocks, move
+ * the chain's clock and send transactions signed with the public test keys. A JSON POST from such a page needs a CORS
+ * preflight, which this server never grants, and any request it makes carries its origin (refused by ownPagesOnly, in
+ * front of every route). A wallet extension (MetaMask and the like) calls from its own `chrome-extension://` or
+ * `moz-extension://` origin and is let through: no web page can send that origin, and the extension's calls are the
+ * person's, like a bot's. So the API's rule for writes (only this server's own Origin, or none) is not applied here.
  */
 export function rpcRoute(app: Hono, devnet: Devnet): void {
   app.post(
     '/rpc',
+    async (c, next) => {
+      requireJsonType(c.req.header('content-type'));
+      await next();
+    },
     bodyLimit({
       maxSize: RPC_BODY_LIMIT,
       onError: (c) => c.json(failure(null, -32600, `Invalid request: body over ${RPC_BODY_LIMIT} bytes`), 413),

@@ -1,4 +1,5 @@
 import { createCompanion } from '../../../clients/ts/src/index';
+import { appRunToken } from '../wallet/appChannel';
 import { apiBase } from './apiBase';
 import { ApiRequestError, isApiError } from './apiRequestError';
 import { CSRF_HEADER } from './csrfHeader';
@@ -6,11 +7,22 @@ import { CSRF_HEADER } from './csrfHeader';
 /** Browser sign-in lives beside the v1 API, at /api/auth (the document's /challenge and /session name it too). */
 export const authBase = apiBase.replace(/\/v1$/, '/auth');
 
+/** The header with which the app's page proves it is the app (the run's token); the service names it so too. */
+const APP_TOKEN_HEADER = 'x-app-token';
+
+/** The run's token, asked for once (over IPC inside Electron); null on a page opened without it. */
+let runToken: Promise<string | null> | undefined;
+
 /**
  * The wire, read in one place: an unreachable service and a success that is not JSON become ApiRequestErrors here,
  * where the URL is known. `fetch` is looked up per call, not captured once, so a test's or extension's wrapper counts.
+ * Every request carries the run's token when the page has it: prepared requests and key budgets answer the app by it,
+ * and the service counts the page's quotes and builds in a budget of its own that bots on the machine cannot spend.
  */
 async function fetchAnswer(request: Request): Promise<Response> {
+  runToken ??= appRunToken();
+  const token = await runToken;
+  if (token) request.headers.set(APP_TOKEN_HEADER, token);
   let response: Response;
   try {
     response = await fetch(request);

@@ -2,7 +2,6 @@ import type { Address } from 'viem';
 import type { components } from '../../../clients/ts/src/index';
 import { MAX_BUDGET_PER_MINUTE, MAX_LABEL_CHARS } from '../../../src-shared/schema/keys';
 import { answerOf, api } from '../api/client';
-import { appRunToken } from '../wallet/appChannel';
 import type { Challenge, SignedChallenge } from './signChallenge';
 
 export type CreatedKey = components['schemas']['CreatedKey'];
@@ -27,13 +26,11 @@ export async function listKeys(wallet: Address): Promise<{ wallet: Address; keys
 
 /**
  * Creates a key for the wallet that signed the challenge; the answer holds the whole key, this once. A budget of its
- * own is the app owner's to give: it goes with the run's token, which this page has only when it is the app.
+ * own is the app owner's to give: the service takes it with the run's token, which the client sends when this page has
+ * it, that is when it is the app.
  */
 export async function createKey(signed: SignedChallenge, label: string, budget?: KeyBudget): Promise<CreatedKey> {
-  if (!budget) return answerOf(api.POST('/keys', { body: { ...signed, label } }));
-  const token = await appRunToken();
-  const headers: Record<string, string> = token ? { 'x-app-token': token } : {};
-  return answerOf(api.POST('/keys', { body: { ...signed, label, budget }, headers }));
+  return answerOf(api.POST('/keys', { body: { ...signed, label, ...(budget ? { budget } : {}) } }));
 }
 
 export function revokeKey(id: string): Promise<{ key: KeyEntry }> {
