@@ -45,7 +45,7 @@ import type { KeyCipher } from './signer/localKey/keyCipher';
 import type { LedgerAccess } from './signer/signers';
 import { DevnetJournal } from './store/devnetJournal';
 import { IndexStore } from './store/indexStore';
-import { MediaReferences } from './store/mediaReferences';
+import { othersLogoCids } from './store/othersLogos';
 import { type Db, openDatabase } from './store/openDatabase';
 
 /** Confirmations on BSC before a block's events are served: fast finality makes deeper reorganizations rare. */
@@ -107,8 +107,9 @@ export interface ServiceOptions {
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
   /**
-   * Whether the indexer's look at other people's launches fetches their metadata and logos (default true). Each
-   * fetch shows this machine's IP address to whoever launched.
+   * Whether the indexer's look at other people's launches fetches their metadata and logos: the person's choice.
+   * Absent: not chosen yet, so off, and the app's UI asks once. Each fetch shows this machine's IP address to whoever
+   * launched.
    */
   thirdPartyFetches?: boolean;
   /**
@@ -122,7 +123,7 @@ export interface ServiceOptions {
     | 'allowLoopbackLinks'
     | 'resolveHost'
     | 'maxTotalBytes'
-    | 'pendingBuildMs'
+    | 'othersBytes'
     | 'backgroundFetchTimeoutMs'
     | 'backgroundMaxInProgress'
     | 'fetchTimeoutMs'
@@ -195,16 +196,17 @@ export function composeServices(
   const { logger } = options;
   const index = new IndexStore(db);
   const prices = new DollarPrices(chain, (block) => index.priceAt(block));
-  const references = new MediaReferences(db);
   const media = new MediaStore({
     dataDir: options.dataDir,
     // The devnet's launches and tests point at servers on this machine; no other network may.
     allowLoopbackLinks: options.network === 'devnet' || chain.fork?.sourceNetwork === 'devnet',
-    thirdPartyFetches: options.thirdPartyFetches ?? true,
-    references: () => references.cids(),
+    // Off until the person chooses: each fetch shows this machine's IP address to whoever launched.
+    thirdPartyFetches: options.thirdPartyFetches ?? false,
+    earlierOthers: () => othersLogoCids(db),
     ...options.media,
   });
   const images = new LaunchImages(db, media, logger.child({ component: 'media' }));
+  media.refetchMissingWith((cid) => images.fetchAgain(cid));
   const confirmations = options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS);
   const stream = new EventStream(
     index,
@@ -387,10 +389,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dataDir: options.dataDir,
       builtApprovals,
       prices,
+      applyThirdPartyFetches: (on) => {
+        media.setFetchesThirdParty(on);
+        if (on) images.resumeHeld();
+      },
       info: {
         rpcUrl: options.rpcUrl ?? null,
         rateLimits: options.rateLimits !== false,
-        thirdPartyFetches: options.thirdPartyFetches ?? true,
+        thirdPartyFetches: options.thirdPartyFetches ?? false,
+        thirdPartyFetchesChosen: options.thirdPartyFetches !== undefined,
         publicLinkBase: options.publicLinkBase ?? DEFAULT_PUBLIC_LINK_BASE,
         settingsFile: options.settingsFile ?? null,
         logFile: options.logFile ?? null,

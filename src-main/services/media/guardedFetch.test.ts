@@ -54,7 +54,12 @@ describe('GuardedFetcher', () => {
     })();
     expect(refused).toMatchObject({ code: 'INVALID_METADATA_URI', field: 'metadataURI' });
     expect((refused as ApiError).cause).toBeInstanceOf(ThirdPartyFetchesOff);
-    expect(() => new GuardedFetcher().refuseWhenOff('INVALID_IMAGE', 'image', { background: true })).not.toThrow();
+    // Off until the person chooses; on once they do.
+    const unchosen = new GuardedFetcher();
+    expect(unchosen.fetchesThirdParty).toBe(false);
+    expect(() => unchosen.refuseWhenOff('INVALID_IMAGE', 'image', { background: true })).toThrow();
+    unchosen.setFetchesThirdParty(true);
+    expect(() => unchosen.refuseWhenOff('INVALID_IMAGE', 'image', { background: true })).not.toThrow();
   });
 
   it('answers a refused address as the link code, with the fetch failure kept as its cause, without connecting', async () => {

@@ -86,7 +86,10 @@ export interface GuardedFetcherOptions {
   allowLoopbackLinks?: LoopbackAllowance;
   /** How host names are resolved (the system resolver by default); checked on each connection. */
   resolveHost?: ResolveHost;
-  /** Whether background fetches may reach other people's hosts at all (default true); false fetches nothing. */
+  /**
+   * Whether background fetches may reach other people's hosts at all (default false: off until the person chooses);
+   * false fetches nothing.
+   */
   thirdPartyFetches?: boolean;
 }
 
@@ -103,17 +106,22 @@ export interface GuardedFetcherOptions {
 export class GuardedFetcher {
   private readonly allowLoopbackLinks: LoopbackAllowance;
   private readonly resolveHost: ResolveHost;
-  private readonly thirdPartyFetches: boolean;
+  private thirdPartyFetches: boolean;
 
   constructor(options: GuardedFetcherOptions = {}) {
     this.allowLoopbackLinks = options.allowLoopbackLinks ?? false;
     this.resolveHost = options.resolveHost ?? systemResolve;
-    this.thirdPartyFetches = options.thirdPartyFetches ?? true;
+    this.thirdPartyFetches = options.thirdPartyFetches ?? false;
   }
 
-  /** Whether background fetches may reach other people's hosts (the Settings switch). */
+  /** Whether background fetches may reach other people's hosts (the person's choice). */
   get fetchesThirdParty(): boolean {
     return this.thirdPartyFetches;
+  }
+
+  /** The person changed their choice: it holds for every background fetch from now on. */
+  setFetchesThirdParty(on: boolean): void {
+    this.thirdPartyFetches = on;
   }
 
   /** Why this link may not be fetched here, or null when it may (see `linkProblem`). */
@@ -124,7 +132,7 @@ export class GuardedFetcher {
   /** While third-party fetches are off, a background read that would need the network is not made. */
   refuseWhenOff(code: 'INVALID_IMAGE' | 'INVALID_METADATA_URI', field: string, budget: FetchBudget): void {
     if (budget.background && !this.thirdPartyFetches) {
-      throw new ApiError(code, 'third-party fetches are switched off in Settings, so this link is not read', {
+      throw new ApiError(code, "fetching other people's logos is off (Settings, Privacy), so this link is not read", {
         field,
         cause: new ThirdPartyFetchesOff(),
       });
