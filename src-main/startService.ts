@@ -45,8 +45,8 @@ import type { KeyCipher } from './signer/localKey/keyCipher';
 import type { LedgerAccess } from './signer/signers';
 import { DevnetJournal } from './store/devnetJournal';
 import { IndexStore } from './store/indexStore';
-import { othersLogoCids } from './store/othersLogos';
 import { type Db, openDatabase } from './store/openDatabase';
+import { othersLogoCids } from './store/othersLogos';
 
 /** Confirmations on BSC before a block's events are served: fast finality makes deeper reorganizations rare. */
 export const DEFAULT_CONFIRMATIONS = 3;
@@ -167,6 +167,10 @@ export interface RunningService {
   appChannel: AppChannel;
   /** Settles once a fresh devnet's seed launches and trades are in (at once when there is nothing to seed). */
   seeded: Promise<void>;
+  /** The media store: its two spaces (the person's own, and the cache of other people's logos) and what they hold. */
+  media: MediaStore;
+  /** The look for other people's logos: `settled()` once no pass is under way. */
+  images: Pick<LaunchImages, 'settled'>;
   close(): Promise<void>;
 }
 
@@ -460,6 +464,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       appChannel,
       appToken,
       seeded,
+      media,
+      images,
       close: async () => {
         await seeded;
         await headChain?.stop();

@@ -258,4 +258,3 @@ describe("the person's own media space on a running service", () => {
     }
   });
 });
-

@@ -235,4 +235,3 @@ describe('the media folder size cap', () => {
     expect(used.others).toBe(0);
   });
 });
-
