@@ -259,5 +259,9 @@ describe("fetching other people's logos is the person's choice", () => {
     const later = await launchOnFactory(s, host, 23);
     await vi.waitFor(() => expect(imageStates()[later]).toBe('held'), { timeout: 15_000 });
     expect(host.total).toBe(4);
+    // The Settings form, saved without the switch's value, keeps the choice rather than forgetting it.
+    const form = { network: 'devnet', rpcUrl: null, dataDir: null, rateLimits: true, ledgerTemplate: 'live' };
+    await call('settings.save', form);
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ ...form, thirdPartyFetches: false });
   });
 });
