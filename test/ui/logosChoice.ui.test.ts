@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rawCid } from '../../src-main/core/media/cid';
+import { describeViolations, seriousViolations } from '../support/accessibility';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
 import { ARTIFACTS, launchChromium, openApp, webUiOptions } from '../support/webUi';
@@ -85,6 +86,8 @@ it('asks once on the first run, fetching nothing before the answer, and shows th
     expect(await dialog.isVisible()).toBe(true);
     await row(page).waitFor({ timeout: 15_000 });
     await screenshot(page, `logos-choice-${look.viewport.width}-${look.colorScheme}.png`);
+    const found = await seriousViolations(page);
+    expect(found, describeViolations(found)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }
@@ -118,6 +121,8 @@ it('keeps the choice in a Settings switch that changes it at once', async () => 
     await expect.poll(() => box.isChecked(), { timeout: 15_000 }).toBe(true);
     await page.getByTestId('logos-switch-card').scrollIntoViewIfNeeded();
     await screenshot(page, `settings-logos-on-${look.viewport.width}-${look.colorScheme}.png`);
+    const found = await seriousViolations(page);
+    expect(found, describeViolations(found)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }
@@ -131,6 +136,8 @@ it('keeps the choice in a Settings switch that changes it at once', async () => 
   expect(await page.getByTestId('app-third-party-fetches').textContent()).toBe('not fetched');
   await page.getByTestId('logos-switch-card').scrollIntoViewIfNeeded();
   await screenshot(page, 'settings-logos-off-1440-dark.png');
+  const found = await seriousViolations(page);
+  expect(found, describeViolations(found)).toEqual([]);
   expect(errors).toEqual([]);
   await page.close();
 });
