@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rawCid } from '../../core/media/cid';
-import { ContentStore } from './contentStore';
+import { ContentStore, LogoLargerThanCache } from './contentStore';
 
 const PNG_HEADER = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const dirs: string[] = [];
@@ -108,6 +108,7 @@ describe('ContentStore', () => {
     // A logo larger than the whole share is refused, and nothing is removed for it.
     const huge = await restarted.put(bytesOf(400, 6), 'png', 'logo', 'others').catch((error: unknown) => error);
     expect(huge).toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+    expect((huge as Error).cause).toBeInstanceOf(LogoLargerThanCache);
     expect(await restarted.has(fourth)).toBe(true);
   });
 

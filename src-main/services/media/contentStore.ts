@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ApiError } from '../../core/errors';
 import { findRawCids, isRawCid, rawCid } from '../../core/media/cid';
 import { IMAGE_TYPES, type ImageType } from '../../core/media/sniffImage';
+import { ServiceError } from '../../core/serviceError';
 
 /** The media folder's total size: the person's own space and the cache of other people's logos together. */
 export const DEFAULT_MAX_MEDIA_BYTES = 512 * 1024 * 1024;
@@ -48,6 +49,14 @@ const EXTENSIONS: readonly (readonly [MediaType, string])[] = [
 const JSON_MIME = 'application/json; charset=utf-8';
 /** The cache's folder inside the media folder; the person's own files stay where they always were. */
 const OTHERS_FOLDER = 'others';
+
+/** Why another person's logo was not stored: it is larger than the cache's whole share, so it never will be. */
+export class LogoLargerThanCache extends ServiceError {
+  constructor(bytes: number, share: number) {
+    super(`a logo of ${bytes} bytes does not fit the ${share} bytes kept for other people's logos`);
+    this.name = 'LogoLargerThanCache';
+  }
+}
 
 /** One cached logo, as the cache counts it. */
 interface CachedFile {
@@ -256,7 +265,10 @@ export class ContentStore {
       throw new ApiError(
         'STORAGE_UNAVAILABLE',
         `the ${what} is ${mb(bytes.length)}, more than the ${mb(this.othersCap)} kept for other people's logos`,
-        { fix: 'This logo is shown as a placeholder; nothing of yours is affected.' },
+        {
+          fix: 'This logo is shown as a placeholder; nothing of yours is affected.',
+          cause: new LogoLargerThanCache(bytes.length, this.othersCap),
+        },
       );
     }
     await this.evictFor(bytes.length);

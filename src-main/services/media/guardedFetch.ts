@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { addressRange, isLoopbackName } from '../../../src-shared/net/addressRange';
 import { ApiError } from '../../core/errors';
 import { ServiceError } from '../../core/serviceError';
+import { LogoLargerThanCache } from './contentStore';
 import {
   fetchLink,
   LinkFetchError,
@@ -29,7 +30,8 @@ export class ThirdPartyFetchesOff extends ServiceError {
 export function linkFailureKind(error: unknown): 'off' | 'busy' | 'transient' | 'final' {
   if (!(error instanceof ApiError)) return 'transient';
   if (error.code === 'UPLOADS_BUSY') return 'busy';
-  if (error.code === 'STORAGE_UNAVAILABLE') return 'transient';
+  // A logo larger than the cache's whole share never fits: fetching it again would only download it again.
+  if (error.code === 'STORAGE_UNAVAILABLE') return error.cause instanceof LogoLargerThanCache ? 'final' : 'transient';
   const cause = error.cause;
   if (cause instanceof ThirdPartyFetchesOff) return 'off';
   if (cause instanceof LinkFetchError) {
