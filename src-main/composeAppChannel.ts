@@ -35,6 +35,8 @@ export interface AppChannelOptions {
    * utilityProcess in the desktop app). Whoever passes it closes it.
    */
   keyWorker?: KeyWorker;
+  /** Applies the person's choice about fetching other people's logos at once. */
+  applyThirdPartyFetches?: (on: boolean) => void;
   /** The Ledger: the real one over USB HID by default (opened only when asked); tests give an emulator. */
   ledger?: LedgerAccess;
   /** The quotes and referrer bindings main judges transactions with (the service's own). */
@@ -130,5 +132,6 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       bnbOf: (address) => chainRead('the BNB balance', () => chain.client.getBalance({ address })),
     },
     ...(chain.devnet ? { faucet: testFaucet(chain.devnet, chain.client) } : {}),
+    ...(options.applyThirdPartyFetches ? { applyThirdPartyFetches: options.applyThirdPartyFetches } : {}),
   });
 }

@@ -47,8 +47,8 @@ import type { KeyCipher } from './signer/localKey/keyCipher';
 import type { LedgerAccess } from './signer/signers';
 import { DevnetJournal } from './store/devnetJournal';
 import { IndexStore } from './store/indexStore';
-import { MediaReferences } from './store/mediaReferences';
 import { type Db, openDatabase } from './store/openDatabase';
+import { othersLogoCids } from './store/othersLogos';
 
 /** Confirmations on BSC before a block's events are served: fast finality makes deeper reorganizations rare. */
 export const DEFAULT_CONFIRMATIONS = 3;
@@ -109,8 +109,9 @@ export interface ServiceOptions {
   /** Where the Settings screen saves choices for the next start (none when absent). */
   settingsFile?: string;
   /**
-   * Whether the indexer's look at other people's launches fetches their metadata and logos (default true). Each
-   * fetch shows this machine's IP address to whoever launched.
+   * Whether the indexer's look at other people's launches fetches their metadata and logos: the person's choice.
+   * Absent: not chosen yet, so off, and the app's UI asks once. Each fetch shows this machine's IP address to whoever
+   * launched.
    */
   thirdPartyFetches?: boolean;
   /**
@@ -124,7 +125,7 @@ export interface ServiceOptions {
     | 'allowLoopbackLinks'
     | 'resolveHost'
     | 'maxTotalBytes'
-    | 'pendingBuildMs'
+    | 'othersBytes'
     | 'backgroundFetchTimeoutMs'
     | 'backgroundMaxInProgress'
     | 'fetchTimeoutMs'
@@ -176,6 +177,10 @@ export interface RunningService {
   appChannel: AppChannel;
   /** Settles once a fresh devnet's seed launches and trades are in (at once when there is nothing to seed). */
   seeded: Promise<void>;
+  /** The media store: its two spaces (the person's own, and the cache of other people's logos) and what they hold. */
+  media: MediaStore;
+  /** The look for other people's logos: `settled()` once no pass is under way. */
+  images: Pick<LaunchImages, 'settled'>;
   close(): Promise<void>;
 }
 
@@ -205,16 +210,17 @@ export function composeServices(
   const { logger } = options;
   const index = new IndexStore(db);
   const prices = new DollarPrices(chain, (block) => index.priceAt(block));
-  const references = new MediaReferences(db);
   const media = new MediaStore({
     dataDir: options.dataDir,
     // The devnet's launches and tests point at servers on this machine; no other network may.
     allowLoopbackLinks: options.network === 'devnet' || chain.fork?.sourceNetwork === 'devnet',
-    thirdPartyFetches: options.thirdPartyFetches ?? true,
-    references: () => references.cids(),
+    // Off until the person chooses: each fetch shows this machine's IP address to whoever launched.
+    thirdPartyFetches: options.thirdPartyFetches ?? false,
+    earlierOthers: () => othersLogoCids(db),
     ...options.media,
   });
   const images = new LaunchImages(db, media, logger.child({ component: 'media' }));
+  media.refetchMissingWith((cid) => images.fetchAgain(cid));
   const confirmations = options.confirmations ?? (chain.devnet ? 0 : DEFAULT_CONFIRMATIONS);
   const stream = new EventStream(
     index,
@@ -398,10 +404,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       dataDir: options.dataDir,
       builtApprovals,
       prices,
+      applyThirdPartyFetches: (on) => {
+        media.setFetchesThirdParty(on);
+        if (on) images.resumeHeld();
+      },
       info: {
         rpcUrl: options.rpcUrl ?? null,
         rateLimits: options.rateLimits !== false,
-        thirdPartyFetches: options.thirdPartyFetches ?? true,
+        thirdPartyFetches: options.thirdPartyFetches ?? false,
+        thirdPartyFetchesChosen: options.thirdPartyFetches !== undefined,
         publicLinkBase: options.publicLinkBase ?? DEFAULT_PUBLIC_LINK_BASE,
         settingsFile: options.settingsFile ?? null,
         logFile: options.logFile ?? null,
@@ -468,6 +479,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       appChannel,
       appToken,
       seeded,
+      media,
+      images,
       close: async () => {
         await seeded;
         await headChain?.stop();

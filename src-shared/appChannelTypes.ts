@@ -46,6 +46,7 @@ export const APP_OPERATIONS = [
   'activity.list',
   'settings.get',
   'settings.save',
+  'settings.thirdPartyFetches',
   'market.dollars',
   'wallet.balance',
   'wallet.fund',
@@ -67,6 +68,11 @@ export interface AppInfo {
   rateLimits: boolean;
   /** Whether other people's launch metadata and logos are fetched (each fetch shows this machine's IP to them). */
   thirdPartyFetches: boolean;
+  /**
+   * Whether the person (or this run's flags) chose about those fetches. False: not yet; they are off, and the UI asks
+   * once.
+   */
+  thirdPartyFetchesChosen: boolean;
   /** Where shared referral links point: a public https:// site, or the app's own scheme (launchpad-companion://app). */
   publicLinkBase: string;
   /**
@@ -106,6 +112,12 @@ export interface WalletFunded {
   bnbWei: string;
   /** The wallet's BNB afterwards. */
   balanceWei: string;
+}
+
+/** What `settings.thirdPartyFetches` answers: the choice in force now, and the file it was kept in (null: none). */
+export interface ThirdPartyFetchesChoice {
+  thirdPartyFetches: boolean;
+  keptIn: string | null;
 }
 
 /** The settings saved for the next start (app-settings.json); each one missing takes its default. */

@@ -107,6 +107,7 @@ describe('a tarpit of launches during the user own upload', () => {
     logos = await server((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
     victim = await server((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
     service = await startTestService(undefined, {
+      thirdPartyFetches: true,
       media: {
         // The tarpit and the logo host may be reached on this machine; no other port may.
         allowLoopbackLinks: { ports: [tarpit.port, logos.port] },
@@ -211,7 +212,7 @@ describe('logos of other people launches', () => {
 
       // The next start with fetches on looks at what was held: the logo is fetched, sniffed and served from /media.
       await service.close();
-      service = await startTestService(dataDir, { media });
+      service = await startTestService(dataDir, { thirdPartyFetches: true, media });
       s = await serviceDrivers(service);
       const origin = service.origin;
       await vi.waitFor(
@@ -229,36 +230,29 @@ describe('logos of other people launches', () => {
   });
 });
 
-describe('the media folder size cap on a running service', () => {
-  it('prunes old uploads nothing uses, and keeps the logo and metadata of a stored launch', async () => {
-    const service = await startTestService(undefined, { media: { maxTotalBytes: 12 * KB, pendingBuildMs: 0 } });
+describe("the person's own media space on a running service", () => {
+  it('keeps their uploads and launch files however old, and refuses one more with a fix once their share is full', async () => {
+    // 24 KB: 12 for the person's own files, 12 for other people's logos.
+    const service = await startTestService(undefined, { media: { maxTotalBytes: 24 * KB } });
     try {
       const s = await serviceDrivers(service);
       const logo = (await (await upload(service, png(2 * KB, 1))).json()) as { cid: string; uri: string };
       const token = await launchThroughApi(service, s, logo.uri, 'KEEP');
       await vi.waitFor(async () => expect(await launchImage(s, token)).toContain(logo.cid), { timeout: 10_000 });
       const folder = join(service.dataDir, 'media');
-      const stored = () => readdirSync(folder).map((name) => name.split('.')[0] ?? '');
-      const kept = stored();
-      expect(kept).toHaveLength(2); // the logo and the metadata document
-
       const unused: string[] = [];
       for (let seed = 10; seed < 13; seed++) {
         unused.push(((await (await upload(service, png(3 * KB, seed))).json()) as { cid: string }).cid);
       }
-      // Everything here is older than the newest upload; the launch's files the oldest of all.
-      const files = readdirSync(folder);
-      const ageOf = (cid: string) => (kept.includes(cid) ? 10_000 : 5_000 - unused.indexOf(cid) * 1_000);
-      for (const name of files) {
-        const when = new Date(Date.now() - ageOf(name.split('.')[0] ?? '') * 1000);
-        utimesSync(join(folder, name), when, when);
-      }
-      // 2 KB + metadata + 9 KB are in; 3 KB more must make room: the oldest unused upload goes, and only it.
-      expect((await upload(service, png(3 * KB, 20))).status).toBe(200);
-      expect(stored()).not.toContain(unused[0]);
-      expect(stored()).toEqual(expect.arrayContaining([...kept, unused[1], unused[2]]));
-      expect((await fetch(`${service.origin}/media/${logo.cid}`)).status).toBe(200);
-      expect((await fetch(`${service.origin}/media/${unused[0]}`)).status).toBe(404);
+      // A month old and named by nothing: still the person's.
+      const longAgo = new Date(Date.now() - 30 * 86_400_000);
+      for (const name of readdirSync(folder)) utimesSync(join(folder, name), longAgo, longAgo);
+      const refused = await upload(service, png(3 * KB, 20));
+      expect(refused.status).toBe(503);
+      const body = (await refused.json()) as { error: { code: string; message: string; fix: string } };
+      expect(body.error.code).toBe('STORAGE_UNAVAILABLE');
+      expect(body.error.fix).toContain(folder);
+      for (const cid of [logo.cid, ...unused]) expect((await fetch(`${service.origin}/media/${cid}`)).status).toBe(200);
     } finally {
       await service.dispose();
     }

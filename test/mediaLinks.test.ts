@@ -211,46 +211,27 @@ describe('redirects', () => {
 describe('the media folder size cap', () => {
   const KB = 1024;
 
-  it('removes unreferenced files oldest first, never a referenced one, and refuses when only those are left', async () => {
-    const referenced = new Set<string>();
-    const media = store({ maxTotalBytes: 10 * KB, references: () => referenced, pendingBuildMs: 60_000 });
+  it("keeps every upload and metadata document of the person's, and refuses one more only when their share is full", async () => {
+    // 10 KB: 6 KB for the person, 4 KB for other people's logos.
+    const media = store({ maxTotalBytes: 10 * KB, othersBytes: 4 * KB });
     const folder = join(dirs.at(-1) ?? '', 'media');
-    const age = (cid: string, secondsAgo: number) => {
-      const name = readdirSync(folder).find((file) => file.startsWith(cid)) ?? '';
-      const when = new Date(Date.now() - secondsAgo * 1000);
-      utimesSync(join(folder, name), when, when);
-    };
-    // A launch's logo, named only inside its metadata document, which the launch names.
     const logo = await media.putImage(png(2 * KB, 1));
     const metadata = await media.putMetadata({ name: 'Kept', symbol: 'KEPT', image: logo.uri });
-    referenced.add(metadata.cid);
-    const old = await media.putImage(png(2 * KB, 2));
-    const older = await media.putImage(png(2 * KB, 3));
-    const recent = await media.putImage(png(2 * KB, 4));
-    age(logo.cid, 5000);
-    age(metadata.cid, 5000);
-    age(old.cid, 3000);
-    age(older.cid, 4000);
-    age(recent.cid, 10); // a build answered a moment ago may still be sent: kept
-    const present = () => readdirSync(folder).map((name) => name.split('.')[0]);
-
-    // 8 KB and a bit are in; 2 KB more needs one file out: the oldest unreferenced one.
-    const next = await media.putImage(png(2 * KB, 5));
-    expect(present()).not.toContain(older.cid);
-    expect(present()).toEqual(expect.arrayContaining([logo.cid, metadata.cid, old.cid, recent.cid, next.cid]));
-    age(next.cid, 1000);
-
-    // 4 KB more: both remaining unreferenced old files go, oldest first.
-    const big = await media.putImage(png(4 * KB, 6));
-    expect(present()).not.toContain(old.cid);
-    expect(present()).not.toContain(next.cid);
-    expect(present()).toEqual(expect.arrayContaining([logo.cid, metadata.cid, recent.cid, big.cid]));
-
-    // What is left is in use or too new to be known unused: nothing more may go, so the new file is refused.
-    referenced.add(big.cid);
-    expect(await failure(media.putImage(png(5 * KB, 7)))).toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
-    expect(present()).toEqual(expect.arrayContaining([logo.cid, metadata.cid, recent.cid, big.cid]));
-    expect(present()).toHaveLength(4);
+    const unused = await media.putImage(png(2 * KB, 2));
+    // Days old and named by nothing: still theirs, still kept.
+    const longAgo = new Date(Date.now() - 30 * 86_400_000);
+    for (const cid of [logo.cid, metadata.cid, unused.cid]) {
+      const name = readdirSync(folder).find((file) => file.startsWith(cid)) ?? '';
+      utimesSync(join(folder, name), longAgo, longAgo);
+    }
+    const full = await failure(media.putImage(png(2 * KB, 3)));
+    expect(full).toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+    expect(full.message).toMatch(/space for your own media is full/);
+    const present = readdirSync(folder).map((name) => name.split('.')[0]);
+    expect(present).toEqual(expect.arrayContaining([logo.cid, metadata.cid, unused.cid]));
     expect((await media.get(logo.cid))?.bytes).toEqual(png(2 * KB, 1));
+    const { used, shares } = await media.space();
+    expect(shares).toEqual({ own: 6 * KB, others: 4 * KB });
+    expect(used.others).toBe(0);
   });
 });

@@ -217,6 +217,7 @@ describe.each(['rotation', 'random'] as const)('over nodes up to two blocks behi
           rpcUrl: env.rpc.url,
           rateLimits: false,
           thirdPartyFetches: false,
+          thirdPartyFetchesChosen: true,
           publicLinkBase: 'launchpad-companion://app',
           settingsFile: null,
         },

@@ -67,16 +67,17 @@ describe('readConfig, headless', () => {
     expect(readServeOptions(['--rpc-timeout', '2'], env({ RPC_TIMEOUT: '45' })).rpcTimeoutMs).toBe(2000);
   });
 
-  it('turns third-party fetches off by flag, variable or saved setting, and a flag turns them back on', () => {
+  it('leaves third-party fetches unchosen (so off) until a flag, variable or the saved choice sets them', () => {
+    expect(readServeOptions([], env())).not.toHaveProperty('thirdPartyFetches');
     expect(readServeOptions(['--third-party-fetches', 'off'], env()).thirdPartyFetches).toBe(false);
     expect(readServeOptions([], env({ THIRD_PARTY_FETCHES: 'off' })).thirdPartyFetches).toBe(false);
     const folder = mkdtempSync(join(tmpdir(), 'serve-options-'));
     const saved = join(folder, 'app-settings.json');
     writeFileSync(saved, JSON.stringify({ thirdPartyFetches: false }));
     expect(readServeOptions([], { APP_SETTINGS: saved }).thirdPartyFetches).toBe(false);
-    expect(readServeOptions(['--third-party-fetches', 'on'], { APP_SETTINGS: saved })).not.toHaveProperty(
-      'thirdPartyFetches',
-    );
+    expect(readServeOptions(['--third-party-fetches', 'on'], { APP_SETTINGS: saved }).thirdPartyFetches).toBe(true);
+    writeFileSync(saved, JSON.stringify({ thirdPartyFetches: true }));
+    expect(readServeOptions([], { APP_SETTINGS: saved }).thirdPartyFetches).toBe(true);
   });
 
   it('takes the public link base of referral links by flag, variable or saved setting', () => {
@@ -264,9 +265,9 @@ describe('readConfig: one precedence, flags > environment > saved settings > def
       option: 'thirdPartyFetches',
       flag: '--third-party-fetches',
       variable: 'THIRD_PARTY_FETCHES',
-      values: ['on', 'off', 'off'],
-      saved: () => ({ thirdPartyFetches: false }),
-      read: (s) => (s === 'off' ? false : undefined),
+      values: ['on', 'off', 'on'],
+      saved: (chosen) => ({ thirdPartyFetches: chosen === 'on' }),
+      read: (s) => s === 'on',
     },
     {
       option: 'publicLinkBase',

@@ -265,8 +265,11 @@ export function readConfig(sources: ConfigSources): Config {
         ? { text: String(saved.forkBlock), from: savedAt('fork block') }
         : undefined,
     'rate-limit': saved.rateLimits === false ? { text: 'off', from: savedAt('rate limits') } : undefined,
+    // The person's choice, once made (on the first run, or in Settings); until then no value, and fetches stay off.
     'third-party-fetches':
-      saved.thirdPartyFetches === false ? { text: 'off', from: savedAt('third-party fetches') } : undefined,
+      typeof saved.thirdPartyFetches === 'boolean'
+        ? { text: saved.thirdPartyFetches ? 'on' : 'off', from: savedAt('third-party fetches') }
+        : undefined,
     'public-link-base': saved.publicLinkBase ? { text: saved.publicLinkBase, from: savedAt('link base') } : undefined,
     'max-gas-price-gwei':
       saved.maxGasPriceGwei != null ? { text: String(saved.maxGasPriceGwei), from: savedAt('fee cap') } : undefined,
@@ -308,7 +311,8 @@ export function readConfig(sources: ConfigSources): Config {
   const linkBase = given('public-link-base');
   const linkBaseProblem = linkBase ? publicLinkBaseProblem(linkBase.text) : null;
   if (linkBase && linkBaseProblem) usage(`${linkBase.from}: ${linkBaseProblem}, not "${linkBase.text}"`);
-  const thirdParty = onOff('third-party-fetches');
+  // Not given anywhere is no choice at all: off, and the app asks the person (so not onOff's default on).
+  const thirdParty = given('third-party-fetches') ? onOff('third-party-fetches') : undefined;
   const logLevel = given('log-level');
   if (logLevel && !LOG_LEVELS.includes(logLevel.text as LevelWithSilent)) {
     usage(`${logLevel.from} must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel.text}"`);
@@ -361,7 +365,7 @@ export function readConfig(sources: ConfigSources): Config {
     ...(rateLimit === 'off' ? { rateLimits: false as const } : {}),
     ...(confirmations ? { confirmations: Number(confirmations.text) } : {}),
     ...(keys === 'off' ? { keys: false } : {}),
-    ...(thirdParty === 'off' ? { thirdPartyFetches: false } : {}),
+    ...(thirdParty ? { thirdPartyFetches: thirdParty === 'on' } : {}),
     ...(linkBase ? { publicLinkBase: linkBase.text } : {}),
     // The devnet with BSC's fees (base fee 0, a minimum gas price), to rehearse what the fee filling meets there.
     ...(flags.bscFees || env.BSC_FEES === 'on' ? { bscFees: true } : {}),

@@ -5,6 +5,7 @@ import {
   type AppInfo,
   type AppOperation,
   type MarketDollars,
+  type ThirdPartyFetchesChoice,
   type WalletFunded,
 } from '../../src-shared/appChannelTypes';
 import { APP_CHANNEL_INPUTS } from '../../src-shared/schema/appChannel';
@@ -45,6 +46,25 @@ export class AppChannelError extends ServiceError {
 }
 
 /**
+ * Applies the person's choice about fetching other people's logos now, and keeps it for the next starts in the
+ * settings file (when this run has one that reads: an unreadable file is never overwritten).
+ */
+function chooseThirdPartyFetches(
+  deps: { info: AppInfo; applyThirdPartyFetches?: (on: boolean) => void },
+  on: boolean,
+): ThirdPartyFetchesChoice {
+  deps.applyThirdPartyFetches?.(on);
+  deps.info.thirdPartyFetches = on;
+  deps.info.thirdPartyFetchesChosen = true;
+  const file = deps.info.settingsFile;
+  if (!file) return { thirdPartyFetches: on, keptIn: null };
+  const { settings, problem } = readAppSettings(file);
+  if (problem) return { thirdPartyFetches: on, keptIn: null };
+  writeAppSettings(file, { ...settings, thirdPartyFetches: on });
+  return { thirdPartyFetches: on, keptIn: file };
+}
+
+/**
  * The one table of what the app's UI can ask main, validated here, so the Electron IPC handlers and the headless
  * HTTP channel are thin and cannot differ. Every failure becomes an AppChannelError with a code and a fix.
  */
@@ -55,6 +75,8 @@ export function createAppChannel(deps: {
   activity: ActivityStore;
   /** The dollar prices of the listed currencies, and a wallet's BNB, read from the chain. */
   market: { dollars(): Promise<MarketDollars>; bnbOf(address: Address): Promise<bigint> };
+  /** Applies the person's choice about fetching other people's logos at once (the media store and its launches). */
+  applyThirdPartyFetches?: (on: boolean) => void;
   /** Sends test BNB from a test account: on the devnet and on a rehearsal only. */
   faucet?: (address: Address) => Promise<WalletFunded>;
   /** Where a failure's cause (the node's or the device's answer) is written; the window gets only code and fix. */
@@ -83,9 +105,16 @@ export function createAppChannel(deps: {
       if (!deps.info.settingsFile) {
         throw new WalletError('INVALID_INPUT', 'This run saves no settings.', 'Start it with flags instead.');
       }
-      writeAppSettings(deps.info.settingsFile, settings);
-      return { saved: settings, restartNeeded: true };
+      // The logos choice is made with its own switch, which applies at once; a form saved without it keeps it.
+      const kept = readAppSettings(deps.info.settingsFile).settings.thirdPartyFetches;
+      const saved =
+        settings.thirdPartyFetches === undefined && kept !== undefined
+          ? { ...settings, thirdPartyFetches: kept }
+          : settings;
+      writeAppSettings(deps.info.settingsFile, saved);
+      return { saved, restartNeeded: true };
     },
+    'settings.thirdPartyFetches': ({ on }) => chooseThirdPartyFetches(deps, on),
     'market.dollars': () => market.dollars(),
     'wallet.balance': async ({ address: wallet }) => ({
       address: getAddress(wallet),

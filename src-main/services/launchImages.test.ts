@@ -146,6 +146,37 @@ describe('LaunchImages', () => {
     expect(on.fetched).toEqual(['https://elsewhere/meta', 'https://elsewhere/logo.png']);
     expect(state(db, 1)).toMatchObject({ state: 'found', image: `/media/${OTHER_CID}` });
   });
+
+  it('reads held launches as soon as the person turns fetches on, without a restart', async () => {
+    const { db } = launches(['https://elsewhere/meta']);
+    const media = fakeMedia(true);
+    const images = new LaunchImages(db, media as never);
+    images.poke();
+    await images.settled();
+    expect(state(db, 0)).toMatchObject({ state: 'held' });
+    // What the media store's switch does when the person says yes.
+    Object.assign(media, fakeMedia(false), { fetched: media.fetched });
+    images.resumeHeld();
+    await images.settled();
+    await images.stop();
+    expect(state(db, 0)).toMatchObject({ state: 'found', image: `/media/${OTHER_CID}` });
+  });
+
+  it('looks again for a logo the cache removed, for the launches that showed it, and for no other CID', async () => {
+    const { db } = launches(['https://elsewhere/meta', 'ipfs://stored']);
+    const media = fakeMedia();
+    const images = new LaunchImages(db, media as never);
+    images.poke();
+    await images.settled();
+    expect(media.fetched).toEqual(['https://elsewhere/meta', 'https://elsewhere/logo.png']);
+    await images.fetchAgain(OTHER_CID);
+    expect(media.fetched).toHaveLength(4);
+    expect(state(db, 0)).toMatchObject({ state: 'found', image: `/media/${OTHER_CID}`, attempts: 0 });
+    // A CID no launch shows starts nothing.
+    await images.fetchAgain('bafkreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+    expect(media.fetched).toHaveLength(4);
+    await images.stop();
+  });
 });
 
 describe('launchDetailsOf', () => {

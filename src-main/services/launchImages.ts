@@ -10,6 +10,8 @@ import type { MediaStore } from './mediaStore';
 const MAX_ATTEMPTS = 6;
 const FIRST_RETRY_SECONDS = 60;
 const BUSY_RETRY_SECONDS = 10;
+/** How long a reader asking for a logo the cache removed waits for it to be fetched again. */
+const REFETCH_WAIT_MS = 10_000;
 
 /**
  * Finds each indexed launch's logo in its metadata, after the launch is indexed: reading metadata is network work and
@@ -18,7 +20,8 @@ const BUSY_RETRY_SECONDS = 10;
  * links: they use the media store's background budget (a few at a time, a short deadline), so launches whose hosts
  * never answer cannot hold up the user's own uploads; links that cannot be reached are tried again later, with
  * growing pauses. While third-party fetches are switched off, launches whose metadata or logo is elsewhere are held
- * unfetched, and looked at again at a start with fetches on.
+ * unfetched, and looked at again when the person turns them on. The logos are a cache the media store may prune: one
+ * asked for again after that is fetched again (`fetchAgain`).
  */
 export class LaunchImages {
   private readonly due;
@@ -27,6 +30,10 @@ export class LaunchImages {
   private readonly later;
   private readonly held;
   private readonly nextDue;
+  private readonly refind;
+  private readonly unhold;
+  /** Readers waiting for a launch's logo to be looked for again, by token. */
+  private readonly waiting = new Map<string, (() => void)[]>();
   /** Launches read at once: as many as the background budget takes. */
   private readonly batch: number;
   private wakeUp: NodeJS.Timeout | null = null;
@@ -55,8 +62,43 @@ export class LaunchImages {
     this.later = db.prepare("UPDATE launch_images SET state = 'retry', attempts = ?, next_attempt = ? WHERE token = ?");
     this.held = db.prepare("UPDATE launch_images SET state = 'held' WHERE token = ?");
     this.nextDue = db.prepare("SELECT min(next_attempt) FROM launch_images WHERE state = 'retry'").pluck();
-    // Fetches are on again: what was held while they were off is looked for now.
-    if (media.fetchesThirdParty) db.prepare("UPDATE launch_images SET state = 'pending' WHERE state = 'held'").run();
+    this.refind = db
+      .prepare(
+        "UPDATE launch_images SET state = 'pending', attempts = 0, next_attempt = 0 WHERE image = ? AND state = 'found' RETURNING token",
+      )
+      .pluck();
+    this.unhold = db.prepare("UPDATE launch_images SET state = 'pending' WHERE state = 'held'");
+    // Fetches are on: what was held while they were off is looked for now.
+    if (media.fetchesThirdParty) this.unhold.run();
+  }
+
+  /** The person turned third-party fetches on: the launches held while they were off are looked at now. */
+  resumeHeld(): void {
+    if (this.unhold.run().changes > 0) this.poke();
+  }
+
+  /**
+   * Looks again for the logo stored as `cid` that the media cache removed, for the launches that showed it, and
+   * resolves once they were looked at (or after a short wait): the reader then finds it stored again, unless the
+   * metadata now names another logo or cannot be reached. Nothing happens for a CID no launch's logo is.
+   */
+  async fetchAgain(cid: string): Promise<void> {
+    const tokens = this.refind.all(`/media/${cid}`) as string[];
+    if (tokens.length === 0) return;
+    const looked = tokens.map(
+      (token) =>
+        new Promise<void>((resolve) => {
+          this.waiting.set(token, [...(this.waiting.get(token) ?? []), resolve]);
+        }),
+    );
+    this.poke();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, REFETCH_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([Promise.all(looked), waited]);
+    clearTimeout(timer);
   }
 
   /** Looks for launches waiting for their logo (coalesced with a pass under way). */
@@ -73,6 +115,7 @@ export class LaunchImages {
 
   stop(): Promise<void> {
     if (this.wakeUp) clearTimeout(this.wakeUp);
+    for (const token of [...this.waiting.keys()]) this.wakeWaiting(token);
     return this.run.stop();
   }
 
@@ -96,7 +139,10 @@ export class LaunchImages {
         for (const row of rows.slice(0, this.batch - active.size)) {
           active.set(
             row.token,
-            this.resolve(row).finally(() => active.delete(row.token)),
+            this.resolve(row).finally(() => {
+              active.delete(row.token);
+              this.wakeWaiting(row.token);
+            }),
           );
         }
       }
@@ -115,6 +161,12 @@ export class LaunchImages {
       this.wakeUp = setTimeout(() => this.poke(), Math.max(0, next * 1000 - Date.now()) + 100);
       this.wakeUp.unref();
     }
+  }
+
+  /** Tells the readers waiting for this launch's logo that it was looked for. */
+  private wakeWaiting(token: string): void {
+    for (const wake of this.waiting.get(token) ?? []) wake();
+    this.waiting.delete(token);
   }
 
   private async resolve(row: { token: string; uri: string; attempts: number }): Promise<void> {

@@ -3,7 +3,13 @@ import { ApiError } from '../core/errors';
 import { isRawCid, looksLikeCid } from '../core/media/cid';
 import { declaredImageType, type ImageType, mediaTypeOf, sniffImage } from '../core/media/sniffImage';
 import { readCapped } from '../core/readCapped';
-import { ContentStore, type ContentStoreOptions, type MediaFile, type MediaType } from './media/contentStore';
+import {
+  ContentStore,
+  type ContentStoreOptions,
+  type MediaFile,
+  type MediaSpace,
+  type MediaType,
+} from './media/contentStore';
 import { GuardedFetcher, type GuardedFetcherOptions } from './media/guardedFetch';
 import { type FetchBudget, MediaSlots, type MediaSlotsOptions } from './media/mediaSlots';
 import {
@@ -47,7 +53,7 @@ const LIMITS_TEXT = `${MAX_IMAGE_BYTES / 1024 / 1024} MB`;
 /**
  * Launch images and token metadata, as the API and the launch builder see them: uploads and links checked and stored
  * by CID, metadata documents written and read. It composes three parts: the content store (the files on disk, by
- * CID, under a size cap), the guarded fetcher (outbound fetches of links, with their address, redirect, size and time
+ * CID, in two spaces: the person's own, never pruned, and a cache of other people's logos), the guarded fetcher (outbound fetches of links, with their address, redirect, size and time
  * limits and the third-party switch) and the media slots (how many uploads and fetches run at once); the metadata
  * rules are the shared schema's (src-shared/schema/metadata).
  *
@@ -61,6 +67,7 @@ export class MediaStore {
   private readonly fetcher: GuardedFetcher;
   private readonly slots: MediaSlots;
   private origin: URL | undefined;
+  private refetch: ((cid: string) => Promise<void>) | undefined;
 
   constructor(options: MediaStoreOptions) {
     this.files = new ContentStore(options);
@@ -69,9 +76,27 @@ export class MediaStore {
     if (options.origin !== undefined) this.setOrigin(options.origin);
   }
 
-  /** Whether background fetches may reach other people's hosts (the Settings switch). */
+  /** Whether background fetches may reach other people's hosts (the person's choice). */
   get fetchesThirdParty(): boolean {
     return this.fetcher.fetchesThirdParty;
+  }
+
+  /** Applies the person's choice at once: off, no background fetch starts from now on. */
+  setFetchesThirdParty(on: boolean): void {
+    this.fetcher.setFetchesThirdParty(on);
+  }
+
+  /**
+   * Names what fetches a cached logo again when it is asked for and no longer here (the cache removed it to make
+   * room): the launch images, which know whose logo it was.
+   */
+  refetchMissingWith(refetch: (cid: string) => Promise<void>): void {
+    this.refetch = refetch;
+  }
+
+  /** The two shares of the media folder, and what each holds now, in bytes. */
+  async space(): Promise<{ shares: { own: number; others: number }; used: { own: number; others: number } }> {
+    return { shares: this.files.shares, used: await this.files.used() };
   }
 
   /** Background fetches allowed at once. */
@@ -90,7 +115,7 @@ export class MediaStore {
    * progress; STORAGE_UNAVAILABLE when the file cannot be written.
    */
   putImage(bytes: Uint8Array, declaredContentType?: string): Promise<StoredImage> {
-    return this.slots.run({}, () => this.storeImage(bytes, declaredContentType));
+    return this.slots.run({}, () => this.storeImage(bytes, 'own', declaredContentType));
   }
 
   /**
@@ -119,7 +144,7 @@ export class MediaStore {
         if (error instanceof ApiError) throw error;
         throw new ApiError('UNSUPPORTED_IMAGE', 'the upload body could not be read to its end', { cause: error });
       }
-      return this.storeImage(bytes, declared);
+      return this.storeImage(bytes, 'own', declared);
     });
   }
 
@@ -129,7 +154,8 @@ export class MediaStore {
    * Links to this server's `/media/<cid>` and `ipfs://<cid>` of an image stored here are read from the store.
    * Errors carry `field: 'image'`: INVALID_IMAGE (unusable link, network failure, not 2xx, timeout),
    * IMAGE_TOO_LARGE, UNSUPPORTED_IMAGE, UPLOADS_BUSY, STORAGE_UNAVAILABLE. With `background`, the fetch takes a
-   * background slot and deadline, and is not made at all while third-party fetches are off.
+   * background slot and deadline, is not made at all while third-party fetches are off, and what it fetches is
+   * another person's logo, kept in the cache; otherwise it is the person's own (a link their build names).
    *
    * @example await media.fetchImage('https://example.com/logo.png')
    */
@@ -169,7 +195,7 @@ export class MediaStore {
         tooLarge: () => imageTooLarge('the image behind the link', field),
         accept: 'image/png, image/jpeg, image/gif, image/webp;q=0.9, */*;q=0.1',
       });
-      return this.storeImage(bytes, undefined, field);
+      return this.storeImage(bytes, budget.background ? 'others' : 'own', undefined, field);
     });
   }
 
@@ -184,7 +210,8 @@ export class MediaStore {
   async putMetadata(input: TokenMetadataInput): Promise<StoredMedia & { metadata: TokenMetadata }> {
     const metadata = checkTokenMetadata(input, (image) => this.imageLinkProblem(image));
     const bytes = new TextEncoder().encode(canonicalJson(metadata));
-    const cid = await this.files.put(bytes, 'json', 'token metadata');
+    // Only the person's builds write metadata here: it is theirs.
+    const cid = await this.files.put(bytes, 'json', 'token metadata', 'own');
     return { ...this.describe(cid, 'json', bytes.length), metadata };
   }
 
@@ -258,7 +285,23 @@ export class MediaStore {
     return this.files.get(cid);
   }
 
-  private async storeImage(bytes: Uint8Array, declaredContentType?: string, field?: string): Promise<StoredImage> {
+  /**
+   * A stored file asked for by a reader (`GET /media/<cid>`): when it is another person's logo the cache removed, it
+   * is fetched again first (while third-party fetches are on), so a pruned logo shows when next needed.
+   */
+  async serve(cid: string): Promise<MediaFile | null> {
+    const file = await this.files.get(cid);
+    if (file || !this.refetch || !this.fetchesThirdParty || !isRawCid(cid)) return file;
+    await this.refetch(cid);
+    return this.files.get(cid);
+  }
+
+  private async storeImage(
+    bytes: Uint8Array,
+    space: MediaSpace,
+    declaredContentType?: string,
+    field?: string,
+  ): Promise<StoredImage> {
     const where = field ? { field } : {};
     if (bytes.length === 0) {
       throw new ApiError('UNSUPPORTED_IMAGE', 'the image is empty: no bytes were sent', where);
@@ -281,7 +324,7 @@ export class MediaStore {
         { ...where, fix: `Send the image with Content-Type ${sniffed.mime}.` },
       );
     }
-    const cid = await this.files.put(bytes, sniffed.type, 'image');
+    const cid = await this.files.put(bytes, sniffed.type, space === 'own' ? 'image' : "other person's logo", space);
     return this.describe(cid, sniffed.type, bytes.length) as StoredImage;
   }
 

@@ -13,6 +13,7 @@ import { ReviewScreen } from './review/ReviewScreen';
 import { useDocumentTitle } from './router/documentTitle';
 import { Link } from './router/Link';
 import { type Route, useRouter } from './router/routes';
+import { LogosChoiceDialog } from './settings/LogosChoiceDialog';
 import { HeaderBalance } from './shell/HeaderBalance';
 import { HeaderSearch } from './shell/HeaderSearch';
 import { RehearsalBanner } from './shell/RehearsalBanner';
@@ -103,6 +104,7 @@ export function App() {
         </main>
       </div>
       <ReviewScreen />
+      <LogosChoiceDialog />
     </div>
   );
 }

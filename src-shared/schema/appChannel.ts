@@ -40,8 +40,9 @@ export const AppSettingsSchema = z
     rateLimits: z.boolean(),
     ledgerTemplate: z.enum(LEDGER_TEMPLATES),
     /**
-     * Whether the app fetches the metadata and logos of launches other people made (default true). Each fetch shows
-     * this computer's IP address to whoever launched; off, those launches show no logo.
+     * Whether the app fetches the metadata and logos of launches other people made: the person's choice, asked on the
+     * first run (absent: not chosen yet, so off). Each fetch shows this computer's IP address to whoever launched;
+     * off, those launches show a placeholder.
      */
     thirdPartyFetches: z.boolean().optional(),
     /** The public base of shared referral links (an https:// site); absent for the app's own scheme. */
@@ -138,6 +139,7 @@ export const APP_CHANNEL_INPUTS = {
   'activity.list': z.object({ limit: z.number().int().min(1).max(500).optional() }).strict(),
   'settings.get': none,
   'settings.save': AppSettingsSchema,
+  'settings.thirdPartyFetches': z.object({ on: z.boolean() }).strict(),
   'market.dollars': none,
   'wallet.balance': walletInput,
   'wallet.fund': walletInput,

@@ -329,6 +329,7 @@ describe('fuzzing the app channel', () => {
     'activity.list',
     'settings.get',
     'settings.save',
+    'settings.thirdPartyFetches',
   ];
   const FIELDS = [
     'privateKey',
@@ -342,6 +343,7 @@ describe('fuzzing the app channel', () => {
     'from',
     'count',
     'wallet',
+    'on',
   ];
 
   it('answers known and unknown operations with a result or a coded error, never a 5xx or a hang', async () => {

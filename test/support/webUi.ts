@@ -23,6 +23,9 @@ export const webUiOptions: Partial<ServiceOptions> = {
   rateLimits: false,
   // The Settings screen's form saves here (one file per test process), never into the developer's own settings.
   settingsFile: join(tmpdir(), `companion-ui-settings-${process.pid}.json`),
+  // Chosen as a flag would (--third-party-fetches off), so the first-run question does not cover the screens under
+  // test; test/ui/logosChoice.ui.test.ts starts without it to drive that question.
+  thirdPartyFetches: false,
 };
 
 /** Headless Chromium: Debian's, else the one from the npm registry (scripts/chromium.ts says which and why). */

@@ -80,14 +80,15 @@ export function mediaRoute(app: OpenAPIHono<AppEnv>, media: MediaStore, options:
 }
 
 /**
- * `GET /media/:cid` on the root app: stored bytes as they were uploaded. A CID names its content for ever, so the
+ * `GET /media/:cid` on the root app: stored bytes as they were uploaded (another person's logo the cache removed is
+ * fetched again first, while fetching those is on). A CID names its content for ever, so the
  * answer may be cached without end; nosniff and a closed CSP keep a browser from treating it as anything but data.
  */
 export function mediaServeRoute(app: Hono, media: MediaStore): void {
   app.get('/media/:cid', async (c) => {
     const cid = c.req.param('cid');
     // Malformed CIDs never reach the store, so no path can be smuggled in.
-    const file = isRawCid(cid) ? await media.get(cid) : null;
+    const file = isRawCid(cid) ? await media.serve(cid) : null;
     if (!file) throw new ApiError('NOT_FOUND', `no media is stored here as ${cid.slice(0, 80)}`);
     const headers = {
       'Cache-Control': 'public, max-age=31536000, immutable',

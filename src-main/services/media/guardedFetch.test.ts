@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../core/errors';
+import { LogoLargerThanCache } from './contentStore';
 import { GuardedFetcher, linkFailureKind, linkProblem, ThirdPartyFetchesOff } from './guardedFetch';
 import { LinkFetchError } from './linkFetch';
 
@@ -30,6 +31,8 @@ describe('linkFailureKind: what a failed background read means for the next try'
     expect(linkFailureKind(new ApiError('INVALID_IMAGE', 'off', { cause: new ThirdPartyFetchesOff() }))).toBe('off');
     expect(linkFailureKind(new ApiError('UPLOADS_BUSY', 'busy'))).toBe('busy');
     expect(linkFailureKind(new ApiError('STORAGE_UNAVAILABLE', 'disk'))).toBe('transient');
+    const neverFits = new ApiError('STORAGE_UNAVAILABLE', 'too large', { cause: new LogoLargerThanCache(400, 300) });
+    expect(linkFailureKind(neverFits)).toBe('final');
     expect(linkFailureKind(new Error('anything else'))).toBe('transient');
     expect(linkFailureKind(linkError(new LinkFetchError('unreachable', 'could not be fetched')))).toBe('transient');
     expect(linkFailureKind(linkError(new LinkFetchError('status', 'answered HTTP 503', 503)))).toBe('transient');
@@ -54,7 +57,12 @@ describe('GuardedFetcher', () => {
     })();
     expect(refused).toMatchObject({ code: 'INVALID_METADATA_URI', field: 'metadataURI' });
     expect((refused as ApiError).cause).toBeInstanceOf(ThirdPartyFetchesOff);
-    expect(() => new GuardedFetcher().refuseWhenOff('INVALID_IMAGE', 'image', { background: true })).not.toThrow();
+    // Off until the person chooses; on once they do.
+    const unchosen = new GuardedFetcher();
+    expect(unchosen.fetchesThirdParty).toBe(false);
+    expect(() => unchosen.refuseWhenOff('INVALID_IMAGE', 'image', { background: true })).toThrow();
+    unchosen.setFetchesThirdParty(true);
+    expect(() => unchosen.refuseWhenOff('INVALID_IMAGE', 'image', { background: true })).not.toThrow();
   });
 
   it('answers a refused address as the link code, with the fetch failure kept as its cause, without connecting', async () => {

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { addressRange, isLoopbackName } from '../../../src-shared/net/addressRange';
 import { ApiError } from '../../core/errors';
 import { ServiceError } from '../../core/serviceError';
+import { LogoLargerThanCache } from './contentStore';
 import {
   fetchLink,
   LinkFetchError,
@@ -29,7 +30,8 @@ export class ThirdPartyFetchesOff extends ServiceError {
 export function linkFailureKind(error: unknown): 'off' | 'busy' | 'transient' | 'final' {
   if (!(error instanceof ApiError)) return 'transient';
   if (error.code === 'UPLOADS_BUSY') return 'busy';
-  if (error.code === 'STORAGE_UNAVAILABLE') return 'transient';
+  // A logo larger than the cache's whole share never fits: fetching it again would only download it again.
+  if (error.code === 'STORAGE_UNAVAILABLE') return error.cause instanceof LogoLargerThanCache ? 'final' : 'transient';
   const cause = error.cause;
   if (cause instanceof ThirdPartyFetchesOff) return 'off';
   if (cause instanceof LinkFetchError) {
@@ -86,7 +88,10 @@ export interface GuardedFetcherOptions {
   allowLoopbackLinks?: LoopbackAllowance;
   /** How host names are resolved (the system resolver by default); checked on each connection. */
   resolveHost?: ResolveHost;
-  /** Whether background fetches may reach other people's hosts at all (default true); false fetches nothing. */
+  /**
+   * Whether background fetches may reach other people's hosts at all (default false: off until the person chooses);
+   * false fetches nothing.
+   */
   thirdPartyFetches?: boolean;
 }
 
@@ -103,17 +108,22 @@ export interface GuardedFetcherOptions {
 export class GuardedFetcher {
   private readonly allowLoopbackLinks: LoopbackAllowance;
   private readonly resolveHost: ResolveHost;
-  private readonly thirdPartyFetches: boolean;
+  private thirdPartyFetches: boolean;
 
   constructor(options: GuardedFetcherOptions = {}) {
     this.allowLoopbackLinks = options.allowLoopbackLinks ?? false;
     this.resolveHost = options.resolveHost ?? systemResolve;
-    this.thirdPartyFetches = options.thirdPartyFetches ?? true;
+    this.thirdPartyFetches = options.thirdPartyFetches ?? false;
   }
 
-  /** Whether background fetches may reach other people's hosts (the Settings switch). */
+  /** Whether background fetches may reach other people's hosts (the person's choice). */
   get fetchesThirdParty(): boolean {
     return this.thirdPartyFetches;
+  }
+
+  /** The person changed their choice: it holds for every background fetch from now on. */
+  setFetchesThirdParty(on: boolean): void {
+    this.thirdPartyFetches = on;
   }
 
   /** Why this link may not be fetched here, or null when it may (see `linkProblem`). */
@@ -124,7 +134,7 @@ export class GuardedFetcher {
   /** While third-party fetches are off, a background read that would need the network is not made. */
   refuseWhenOff(code: 'INVALID_IMAGE' | 'INVALID_METADATA_URI', field: string, budget: FetchBudget): void {
     if (budget.background && !this.thirdPartyFetches) {
-      throw new ApiError(code, 'third-party fetches are switched off in Settings, so this link is not read', {
+      throw new ApiError(code, "fetching other people's logos is off (Settings, Privacy), so this link is not read", {
         field,
         cause: new ThirdPartyFetchesOff(),
       });

@@ -46,6 +46,22 @@ function prepend(newer: LaunchListItem[], shown: LaunchListItem[]): LaunchListIt
   return added.length > 0 ? [...added, ...shown] : shown;
 }
 
+/** Reads of the first page for logos found after their rows appeared, at most this many in a row. */
+const LOGO_READS = 10;
+
+/** The shown launches with the logos a newer read of them found (the same list when none is new). */
+function withLogos(shown: LaunchListItem[], read: readonly LaunchListItem[]): LaunchListItem[] {
+  const found = new Map(read.filter((launch) => launch.image).map((launch) => [launch.token, launch.image]));
+  let changed = false;
+  const next = shown.map((launch) => {
+    const image = found.get(launch.token);
+    if (!image || image === launch.image) return launch;
+    changed = true;
+    return { ...launch, image };
+  });
+  return changed ? next : shown;
+}
+
 /** Whether a launch matches the filter: its name, symbol or address contains the text, case aside. */
 function matches(launch: LaunchListItem, text: string): boolean {
   const needle = text.trim().toLowerCase();
@@ -70,6 +86,7 @@ function sortValue(key: SortKey, answer: TokenTrades | undefined, day: DayStats 
 export function LaunchesPage() {
   const [launches, setLaunches] = useState<LaunchListItem[] | null>(null);
   const fork = useWallet((store) => store.info?.fork ?? null);
+  const logosOn = useWallet((store) => store.info?.thirdPartyFetches ?? false);
   const [error, setError] = useState<ApiError | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [attempt, setAttempt] = useState(0);
@@ -126,6 +143,31 @@ export function LaunchesPage() {
       clearTimeout(timer);
     };
   }, [attempt]);
+
+  // Other people's logos are fetched after their launch is listed (and only once the person allowed it): rows still
+  // without one are read again for a while, so a logo shows when found without reloading the page.
+  const waitingForLogos = logosOn && (launches ?? []).some((launch) => !launch.image);
+  useEffect(() => {
+    if (!waitingForLogos) return;
+    let stopped = false;
+    let reads = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = async () => {
+      reads++;
+      try {
+        const page = await fetchLaunches(undefined);
+        if (!stopped) setLaunches((shown) => (shown ? withLogos(shown, page.launches) : shown));
+      } catch {
+        // The main polling shows what went wrong; a missed logo read is tried again below.
+      }
+      if (!stopped && reads < LOGO_READS) timer = setTimeout(() => void read(), POLL_MS);
+    };
+    timer = setTimeout(() => void read(), POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [waitingForLogos]);
 
   const shown = useMemo(() => (launches ?? []).filter((launch) => matches(launch, filter)), [launches, filter]);
   // The rows' own reads, shared through the cache: sorting by a figure reads every shown row's market at once.

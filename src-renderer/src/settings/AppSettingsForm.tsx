@@ -11,6 +11,7 @@ import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import { invoke } from '../wallet/appChannel';
 import type { WalletFailure } from '../wallet/walletStore';
+import { LogosSwitch } from './LogosSwitch';
 import { SettingsSection } from './SettingsSection';
 
 /** The app's own scheme: the default base of shared links. */
@@ -87,7 +88,13 @@ function RunningNow({ info }: { info: AppInfo }) {
           )}
         </Row>
         <Row label="Logos of other people's launches">
-          <span data-testid="app-third-party-fetches">{info.thirdPartyFetches ? 'fetched' : 'not fetched'}</span>
+          <span data-testid="app-third-party-fetches">
+            {info.thirdPartyFetches
+              ? 'fetched'
+              : info.thirdPartyFetchesChosen
+                ? 'not fetched'
+                : 'not fetched (not chosen yet)'}
+          </span>
         </Row>
         <Row label="Shared links open">
           <code className="text-xs">{info.publicLinkBase}</code>
@@ -99,8 +106,9 @@ function RunningNow({ info }: { info: AppInfo }) {
 
 /**
  * The app's running setup, and the form that changes it for the next start: network and its RPC URL, a block
- * builder's private RPC for the launches (and trades), the data directory, the loopback rate limits, the Ledger path,
- * the public base of shared links, and third-party fetches. Main validates and saves; a restart applies it.
+ * builder's private RPC for the launches (and trades), the data directory, the loopback rate limits, the Ledger path
+ * and the public base of shared links. Main validates and saves; a restart applies it. Below it, Privacy: the switch
+ * for other people's logos, which applies at once.
  */
 export function AppSettingsForm({ info }: { info: AppInfo }) {
   const id = useId();
@@ -112,7 +120,6 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
   const [dataDir, setDataDir] = useState('');
   const [rateLimits, setRateLimits] = useState(info.rateLimits);
   const [ledgerTemplate, setLedgerTemplate] = useState<'live' | 'legacy'>('live');
-  const [thirdPartyFetches, setThirdPartyFetches] = useState(info.thirdPartyFetches);
   const [publicLinkBase, setPublicLinkBase] = useState(
     info.publicLinkBase === APP_SCHEME_BASE ? '' : info.publicLinkBase,
   );
@@ -127,7 +134,6 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
         if (stored?.privateTrades) setPrivateTrades(true);
         if (stored?.forkBlock != null) setForkBlock(String(stored.forkBlock));
         if (stored?.ledgerTemplate) setLedgerTemplate(stored.ledgerTemplate);
-        if (stored?.thirdPartyFetches !== undefined) setThirdPartyFetches(stored.thirdPartyFetches);
         if (stored?.publicLinkBase !== undefined) setPublicLinkBase(stored.publicLinkBase ?? '');
       },
       (cause: unknown) => setFailure(failureOf(cause)),
@@ -147,7 +153,6 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
         dataDir: dataDir.trim() || null,
         rateLimits,
         ledgerTemplate,
-        thirdPartyFetches,
         publicLinkBase: publicLinkBase.trim() || null,
       });
       setSaved(true);
@@ -159,196 +164,194 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
   const label = 'text-[0.8125rem] font-medium';
   if (info.settingsFile === null) {
     return (
-      <SettingsSection
-        id="network"
-        title="Network & data"
-        description="The chain this app follows and where it keeps its data."
-      >
-        <RunningNow info={info} />
-        <p className="text-muted">This run takes its setup from flags and environment variables only.</p>
-      </SettingsSection>
+      <>
+        <SettingsSection
+          id="network"
+          title="Network & data"
+          description="The chain this app follows and where it keeps its data."
+        >
+          <RunningNow info={info} />
+          <p className="text-muted">This run takes its setup from flags and environment variables only.</p>
+        </SettingsSection>
+        <PrivacySection info={info} />
+      </>
     );
   }
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-    >
-      <SettingsSection
-        id="network"
-        title="Network & data"
-        description="The chain this app follows, where it keeps its data, and where shared links point. Saved for the next start."
+    <>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
       >
-        <RunningNow info={info} />
-        <Card title="For the next start">
-          <div className="grid gap-4 lg:grid-cols-2">
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={`${id}-network`} className={label}>
-                Network
-              </label>
-              <select
-                id={`${id}-network`}
-                data-testid="settings-network"
-                value={network}
-                onChange={(e) => setNetwork(e.target.value as typeof network)}
-              >
-                <option value="devnet">devnet (embedded)</option>
-                <option value="testnet">BSC testnet (97)</option>
-                <option value="mainnet">BSC mainnet (56)</option>
-                <option value="fork">Rehearsal: a fork of BSC (chain 31338)</option>
-              </select>
-              {network === 'fork' && (
-                <p className="text-xs text-muted" data-testid="settings-fork-help">
-                  Runs here on a copy of the chain behind the RPC URL, with its real pools and prices, under a chain id
-                  of its own: nothing signed in a rehearsal is valid on BNB Chain. Forking more than 128 blocks back
-                  needs an archive RPC.
-                </p>
-              )}
-            </div>
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={`${id}-rpc`} className={label}>
-                {network === 'fork' ? 'RPC URL of the chain to fork' : 'RPC URL'}
-              </label>
-              <input
-                id={`${id}-rpc`}
-                data-testid="settings-rpc"
-                placeholder={
-                  network === 'devnet'
-                    ? 'none: the embedded devnet'
-                    : network === 'fork'
-                      ? 'https://…'
-                      : 'https://… or wss://…'
-                }
-                value={rpcUrl}
-                onChange={(e) => setRpcUrl(e.target.value)}
-              />
-            </div>
-            <div className="flex flex-col gap-1.5 lg:col-span-2">
-              <label htmlFor={`${id}-private-rpc`} className={label}>
-                Private RPC URL (a block builder's)
-              </label>
-              <input
-                id={`${id}-private-rpc`}
-                data-testid="settings-private-rpc"
-                aria-describedby={`${id}-private-rpc-help`}
-                placeholder="none: launches go through the RPC above"
-                value={privateRpcUrl}
-                onChange={(e) => setPrivateRpcUrl(e.target.value)}
-              />
-              <p id={`${id}-private-rpc-help`} className="text-xs text-muted">
-                Block builders on BNB Chain offer private RPC endpoints: a transaction sent there goes into a block
-                without waiting in the public mempool, where bots watch for launches to get in front of. Set one, and
-                your launches go only there; reads, approvals and receipts stay on the RPC above. If it refuses or
-                cannot be reached, the launch fails and is never sent publicly instead. For this network only.
-              </p>
-              <label className="mt-1 flex items-center gap-2">
-                <input
-                  type="checkbox"
-                  data-testid="settings-private-trades"
-                  checked={privateTrades && Boolean(privateRpcUrl.trim())}
-                  disabled={!privateRpcUrl.trim()}
-                  onChange={(e) => setPrivateTrades(e.target.checked)}
-                />
-                Send buys and sells through it too
-              </label>
-            </div>
-            {network === 'fork' && (
+        <SettingsSection
+          id="network"
+          title="Network & data"
+          description="The chain this app follows, where it keeps its data, and where shared links point. Saved for the next start."
+        >
+          <RunningNow info={info} />
+          <Card title="For the next start">
+            <div className="grid gap-4 lg:grid-cols-2">
               <div className="flex flex-col gap-1.5">
-                <label htmlFor={`${id}-fork-block`} className={label}>
-                  Fork block
+                <label htmlFor={`${id}-network`} className={label}>
+                  Network
+                </label>
+                <select
+                  id={`${id}-network`}
+                  data-testid="settings-network"
+                  value={network}
+                  onChange={(e) => setNetwork(e.target.value as typeof network)}
+                >
+                  <option value="devnet">devnet (embedded)</option>
+                  <option value="testnet">BSC testnet (97)</option>
+                  <option value="mainnet">BSC mainnet (56)</option>
+                  <option value="fork">Rehearsal: a fork of BSC (chain 31338)</option>
+                </select>
+                {network === 'fork' && (
+                  <p className="text-xs text-muted" data-testid="settings-fork-help">
+                    Runs here on a copy of the chain behind the RPC URL, with its real pools and prices, under a chain
+                    id of its own: nothing signed in a rehearsal is valid on BNB Chain. Forking more than 128 blocks
+                    back needs an archive RPC.
+                  </p>
+                )}
+              </div>
+              <div className="flex flex-col gap-1.5">
+                <label htmlFor={`${id}-rpc`} className={label}>
+                  {network === 'fork' ? 'RPC URL of the chain to fork' : 'RPC URL'}
                 </label>
                 <input
-                  id={`${id}-fork-block`}
-                  data-testid="settings-fork-block"
-                  inputMode="numeric"
-                  placeholder="resume the last rehearsal, or the newest block"
-                  value={forkBlock}
-                  onChange={(e) => setForkBlock(e.target.value.replace(/[^\d]/g, ''))}
+                  id={`${id}-rpc`}
+                  data-testid="settings-rpc"
+                  placeholder={
+                    network === 'devnet'
+                      ? 'none: the embedded devnet'
+                      : network === 'fork'
+                        ? 'https://…'
+                        : 'https://… or wss://…'
+                  }
+                  value={rpcUrl}
+                  onChange={(e) => setRpcUrl(e.target.value)}
                 />
               </div>
+              <div className="flex flex-col gap-1.5 lg:col-span-2">
+                <label htmlFor={`${id}-private-rpc`} className={label}>
+                  Private RPC URL (a block builder's)
+                </label>
+                <input
+                  id={`${id}-private-rpc`}
+                  data-testid="settings-private-rpc"
+                  aria-describedby={`${id}-private-rpc-help`}
+                  placeholder="none: launches go through the RPC above"
+                  value={privateRpcUrl}
+                  onChange={(e) => setPrivateRpcUrl(e.target.value)}
+                />
+                <p id={`${id}-private-rpc-help`} className="text-xs text-muted">
+                  Block builders on BNB Chain offer private RPC endpoints: a transaction sent there goes into a block
+                  without waiting in the public mempool, where bots watch for launches to get in front of. Set one, and
+                  your launches go only there; reads, approvals and receipts stay on the RPC above. If it refuses or
+                  cannot be reached, the launch fails and is never sent publicly instead. For this network only.
+                </p>
+                <label className="mt-1 flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    data-testid="settings-private-trades"
+                    checked={privateTrades && Boolean(privateRpcUrl.trim())}
+                    disabled={!privateRpcUrl.trim()}
+                    onChange={(e) => setPrivateTrades(e.target.checked)}
+                  />
+                  Send buys and sells through it too
+                </label>
+              </div>
+              {network === 'fork' && (
+                <div className="flex flex-col gap-1.5">
+                  <label htmlFor={`${id}-fork-block`} className={label}>
+                    Fork block
+                  </label>
+                  <input
+                    id={`${id}-fork-block`}
+                    data-testid="settings-fork-block"
+                    inputMode="numeric"
+                    placeholder="resume the last rehearsal, or the newest block"
+                    value={forkBlock}
+                    onChange={(e) => setForkBlock(e.target.value.replace(/[^\d]/g, ''))}
+                  />
+                </div>
+              )}
+              <div className="flex flex-col gap-1.5">
+                <label htmlFor={`${id}-data`} className={label}>
+                  Data directory
+                </label>
+                <input
+                  id={`${id}-data`}
+                  data-testid="settings-data-dir"
+                  placeholder="the default"
+                  value={dataDir}
+                  onChange={(e) => setDataDir(e.target.value)}
+                />
+              </div>
+              <div className="flex flex-col gap-1.5">
+                <label htmlFor={`${id}-ledger`} className={label}>
+                  Ledger path
+                </label>
+                <select
+                  id={`${id}-ledger`}
+                  value={ledgerTemplate}
+                  onChange={(e) => setLedgerTemplate(e.target.value as 'live' | 'legacy')}
+                >
+                  <option value="live">Ledger Live ({info.ledgerPaths.live})</option>
+                  <option value="legacy">Legacy / MetaMask ({info.ledgerPaths.legacy})</option>
+                </select>
+              </div>
+              <div className="flex flex-col gap-1.5 lg:col-span-2">
+                <label htmlFor={`${id}-links`} className={label}>
+                  Public base of shared links
+                </label>
+                <input
+                  id={`${id}-links`}
+                  data-testid="settings-public-link-base"
+                  placeholder={`${APP_SCHEME_BASE} (opens this app)`}
+                  value={publicLinkBase}
+                  onChange={(e) => setPublicLinkBase(e.target.value)}
+                />
+                <p className="text-xs text-muted">
+                  The https:// site that serves this app's pages, if you host one: referral links are made under it.
+                  Left empty, links open the desktop app by its own scheme. Never this computer's own address.
+                </p>
+              </div>
+              <label className="flex items-center gap-2 lg:col-span-2">
+                <input type="checkbox" checked={rateLimits} onChange={(e) => setRateLimits(e.target.checked)} /> Rate
+                limits for clients on loopback
+              </label>
+            </div>
+          </Card>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" variant="primary" icon={<Save size={16} aria-hidden="true" />} testId="settings-save">
+              Save for the next start
+            </Button>
+            {saved && (
+              <span data-testid="settings-saved">
+                Saved to <code className="break-all">{info.settingsFile}</code>. Restart the app to apply it.
+              </span>
             )}
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={`${id}-data`} className={label}>
-                Data directory
-              </label>
-              <input
-                id={`${id}-data`}
-                data-testid="settings-data-dir"
-                placeholder="the default"
-                value={dataDir}
-                onChange={(e) => setDataDir(e.target.value)}
-              />
-            </div>
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={`${id}-ledger`} className={label}>
-                Ledger path
-              </label>
-              <select
-                id={`${id}-ledger`}
-                value={ledgerTemplate}
-                onChange={(e) => setLedgerTemplate(e.target.value as 'live' | 'legacy')}
-              >
-                <option value="live">Ledger Live ({info.ledgerPaths.live})</option>
-                <option value="legacy">Legacy / MetaMask ({info.ledgerPaths.legacy})</option>
-              </select>
-            </div>
-            <div className="flex flex-col gap-1.5 lg:col-span-2">
-              <label htmlFor={`${id}-links`} className={label}>
-                Public base of shared links
-              </label>
-              <input
-                id={`${id}-links`}
-                data-testid="settings-public-link-base"
-                placeholder={`${APP_SCHEME_BASE} (opens this app)`}
-                value={publicLinkBase}
-                onChange={(e) => setPublicLinkBase(e.target.value)}
-              />
-              <p className="text-xs text-muted">
-                The https:// site that serves this app's pages, if you host one: referral links are made under it. Left
-                empty, links open the desktop app by its own scheme. Never this computer's own address.
-              </p>
-            </div>
-            <label className="flex items-center gap-2 lg:col-span-2">
-              <input type="checkbox" checked={rateLimits} onChange={(e) => setRateLimits(e.target.checked)} /> Rate
-              limits for clients on loopback
-            </label>
           </div>
-        </Card>
-      </SettingsSection>
-      <SettingsSection
-        id="privacy"
-        title="Privacy"
-        description="What this app fetches from elsewhere, and so who learns this computer's IP address."
-      >
-        <Card>
-          <label className="flex items-center gap-2 font-medium">
-            <input
-              type="checkbox"
-              data-testid="settings-third-party-fetches"
-              checked={thirdPartyFetches}
-              onChange={(e) => setThirdPartyFetches(e.target.checked)}
-            />
-            Fetch the logos of other people's launches (on by default)
-          </label>
-          <p className="mt-1.5 pl-6 text-xs text-muted">
-            Each launch's metadata and logo are fetched from wherever its creator put them, which shows this computer's
-            IP address to them. Off, those launches show no logo; your own launches, stored here, still do.
-          </p>
-        </Card>
-        <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" variant="primary" icon={<Save size={16} aria-hidden="true" />} testId="settings-save">
-            Save for the next start
-          </Button>
-          {saved && (
-            <span data-testid="settings-saved">
-              Saved to <code className="break-all">{info.settingsFile}</code>. Restart the app to apply it.
-            </span>
-          )}
-        </div>
-        {failure && <ErrorPanel title="The settings were not saved" error={failure} />}
-      </SettingsSection>
-    </form>
+          {failure && <ErrorPanel title="The settings were not saved" error={failure} />}
+        </SettingsSection>
+      </form>
+      <PrivacySection info={info} />
+    </>
+  );
+}
+
+/** What this app fetches from elsewhere: the switch for other people's logos, applied at once and kept. */
+function PrivacySection({ info }: { info: AppInfo }) {
+  return (
+    <SettingsSection
+      id="privacy"
+      title="Privacy"
+      description="What this app downloads from other people's servers, and so who learns this computer's IP address."
+    >
+      <LogosSwitch info={info} />
+    </SettingsSection>
   );
 }
