@@ -6,6 +6,7 @@ import { tradeRouterAbi } from '../../src-shared/generated/abis';
 import type { TradingFixture } from '../support/tradingFixture';
 import { unsignedHashOf } from '../support/unsignedHash';
 import {
+  APP_TOKEN,
   ARTIFACTS,
   approveReview,
   importLocalKey,
@@ -110,6 +111,35 @@ describe('the review screen', () => {
     const hash = (await page.getByTestId('progress-hash').getAttribute('data-hash')) as Hex;
     expect(await unsignedHashOf(f.client as never, hash)).toBe(shown);
     expect((await f.client.getTransaction({ hash })).value).toBe(parseEther('0.2'));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows what main itself warns about, and says why this server will not sign it', async () => {
+    // Through a referral link: the page takes the referrer as the person's choice, but main cannot tell who chose it,
+    // and a first trade binds the wallet to it for life. This server runs without --allow-warned-signing.
+    const referrer = f.bnbToken.creator;
+    const { page, errors } = await tokenPage(f.bnbToken.token);
+    await page.goto(`${f.service.origin}/token/${f.bnbToken.token}?r=${referrer}#app=${APP_TOKEN}`);
+    await trade(page, 'buy', '0.1');
+    await page.getByTestId('review-blocked').waitFor();
+    expect(await page.getByTestId('check-app-will-sign').textContent()).toContain('--allow-warned-signing');
+    expect(await page.getByTestId('warning-referrer-not-chosen').textContent()).toContain('binds your wallet');
+    expect(await page.getByTestId('review-sign').isDisabled()).toBe(true);
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 700],
+    ] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: `${ARTIFACTS}/review-main-warns-${width}x${height}-${colorScheme}.png` });
+      }
+    }
+    const nonce = await f.client.getTransactionCount({ address: TRADER.address });
+    await page.getByTestId('review-reject').click();
+    await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('CHECK_FAILED');
+    expect(await f.client.getTransactionCount({ address: TRADER.address })).toBe(nonce);
     expect(errors).toEqual([]);
     await page.close();
   });
