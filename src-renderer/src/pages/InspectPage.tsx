@@ -2,6 +2,7 @@ import { CircleCheck, CircleX, FileUp, ShieldCheck, ShieldX } from 'lucide-react
 import { type DragEvent, type ReactNode, useState } from 'react';
 import { formatAmount, formatExact } from '../../../src-shared/format/numbers';
 import { formatLocalTime } from '../../../src-shared/format/times';
+import type { Check } from '../../../src-shared/inspect/checkTransaction';
 import { devnetKnownContracts } from '../../../src-shared/inspect/devnetContracts';
 import { type InspectedTx, type InspectResult, inspectBuild } from '../../../src-shared/inspect/inspectBuild';
 import { mainTxOf } from '../../../src-shared/inspect/readBuild';
@@ -117,9 +118,43 @@ function Readable({ text }: { text: string }) {
   return <span className="[overflow-wrap:anywhere]">{parts}</span>;
 }
 
+/** Failed checks before passed ones, each group in its own order, as the review screen lists them. */
+function failedFirst(checks: readonly Check[]): Check[] {
+  return [...checks.filter((check) => !check.ok), ...checks.filter((check) => check.ok)];
+}
+
+/** Every failed check of the build, named by the transaction it is on: shown under the verdict, before any detail. */
+function FailedChecks({ result }: { result: InspectResult }) {
+  const labelled = [
+    ...result.steps.map((step, i) => ({ label: `Step ${i + 1}: ${step.step}`, checks: step.checks })),
+    { label: 'The transaction', checks: result.main.checks },
+  ];
+  const failed = labelled.flatMap(({ label, checks }) =>
+    checks.filter((check) => !check.ok).map((check) => ({ label, check })),
+  );
+  if (failed.length === 0) return null;
+  return (
+    <ul className="mt-2 flex flex-col gap-1 text-sm" data-testid="inspect-failed-checks">
+      {failed.map(({ label, check }) => (
+        <li
+          key={`${label}:${check.id}:${check.message}`}
+          className="check-failed"
+          data-testid={`inspect-failed-${check.id}`}
+        >
+          <span className="font-medium text-down">
+            <Readable text={check.message} />
+          </span>
+          <span className="text-muted"> · {label}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Transaction({ label, inspected, testId }: { label: string; inspected: InspectedTx; testId: string }) {
-  const { summary, checks } = inspected;
+  const { summary } = inspected;
   const bnbUsd = useBnbUsd();
+  const checks = failedFirst(inspected.checks);
   const failed = checks.filter((check) => !check.ok).length;
   return (
     <Card
@@ -304,7 +339,8 @@ export function InspectPage() {
                   <p className={cn('font-semibold', outcome.result.ok ? 'text-up' : 'text-down')}>
                     {outcome.result.ok ? 'Every check passed.' : 'A check failed: do not sign this.'}
                   </p>
-                  <p className="text-xs text-muted">Contracts from {outcome.source}.</p>
+                  <FailedChecks result={outcome.result} />
+                  <p className="mt-1 text-xs text-muted">Contracts from {outcome.source}.</p>
                 </div>
               </div>
               {outcome.result.steps.map((step, i) => (
