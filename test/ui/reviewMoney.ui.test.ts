@@ -92,7 +92,7 @@ describe('the review money block', () => {
     expect(await page.getByTestId('review-pay').textContent()).toMatch(/^You pay2\s*BNB\s*\$[\d.]+K/);
     const mismatch = page.getByTestId('review-value-mismatch');
     expect(await mismatch.getAttribute('data-sent')).toBe(parseEther('2').toString());
-    expect(await mismatch.textContent()).toMatch(/^Sends2\s*BNB.*but the call pays 0\.2\s*BNB/);
+    expect(await mismatch.textContent()).toMatch(/^The call pays0\.2\s*BNB.*yet the transaction sends 2\s*BNB$/);
     const check = page.getByTestId('check-value-matches');
     expect(await check.getAttribute('class')).toBe('check-failed');
     const words = (await check.textContent()) ?? '';
@@ -160,6 +160,7 @@ describe('the review money block', () => {
     await testId('review-get-none').waitFor();
     expect(await testId('review-get').count()).toBe(0);
     expect(await page.getByTestId('review-first-buy-share').count()).toBe(1);
+    expect(await testId('review-launch-split').textContent()).toBe('all sent to one wallet, named above');
     await shots(page, 'review-launch-split-elsewhere');
     await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
@@ -183,6 +184,10 @@ describe('Inspect', () => {
     expect(await listed.count()).toBe(1);
     expect(await listed.first().getAttribute('data-testid')).toBe('inspect-failed-value-matches');
     expect(await listed.first().textContent()).toContain('The transaction');
+    // In BNB and, with the app's BNB price, in dollars.
+    await expect
+      .poll(() => listed.first().textContent(), WAIT)
+      .toMatch(/sends 3 BNB \(\$[\d.,]+K?\); expected 0\.3 BNB \(\$[\d.,]+K?\)/);
     const first = page.getByTestId('inspect-main').locator('li').first();
     expect(await first.getAttribute('data-testid')).toBe('inspect-check-value-matches');
     expect(await first.getAttribute('class')).toBe('check-failed');

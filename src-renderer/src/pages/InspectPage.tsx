@@ -5,6 +5,7 @@ import { formatLocalTime } from '../../../src-shared/format/times';
 import type { Check } from '../../../src-shared/inspect/checkTransaction';
 import { devnetKnownContracts } from '../../../src-shared/inspect/devnetContracts';
 import { type InspectedTx, type InspectResult, inspectBuild } from '../../../src-shared/inspect/inspectBuild';
+import { sameAddress } from '../../../src-shared/inspect/knownContracts';
 import { mainTxOf } from '../../../src-shared/inspect/readBuild';
 import { type InspectSettings, readSettings } from '../../../src-shared/inspect/readSettings';
 import { useBnbUsd } from '../referrals/useBnbUsd';
@@ -58,7 +59,11 @@ function settingsFor(
   return null;
 }
 
-function inspect(text: string, pastedSettings: string, loaded: unknown): Outcome {
+/**
+ * @param bnbUsd BNB's dollar price where the app has one, so failed checks say BNB amounts in dollars too; the
+ *   inspector works without it (offline), in units only.
+ */
+function inspect(text: string, pastedSettings: string, loaded: unknown, bnbUsd: number | null): Outcome {
   if (!text.trim()) return { kind: 'empty' };
   let json: unknown;
   try {
@@ -78,6 +83,7 @@ function inspect(text: string, pastedSettings: string, loaded: unknown): Outcome
     tokens: settings.tokens,
     limits: settings.limits,
     now: Math.floor(Date.now() / 1000),
+    usdPerUnit: (address) => (sameAddress(address, settings.known.wbnb) ? bnbUsd : null),
   });
   return { kind: 'result', result, source };
 }
@@ -243,7 +249,8 @@ export function InspectPage() {
   const [pastedSettings, setPastedSettings] = useState('');
   const [dragging, setDragging] = useState(false);
   const state = useSettingsStore((s) => s.state);
-  const outcome = inspect(text, pastedSettings, state.status === 'ready' ? state.settings : undefined);
+  const bnbUsd = useBnbUsd();
+  const outcome = inspect(text, pastedSettings, state.status === 'ready' ? state.settings : undefined, bnbUsd);
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);

@@ -82,7 +82,9 @@ export function LaunchSummary({ facts }: { facts: LaunchFacts }) {
             {facts.firstBuy.splitAmong > 0 && (
               // Who gets which share is read from the call itself, in the money block above.
               <span className="block text-xs text-muted" data-testid="review-launch-split">
-                split among {facts.firstBuy.splitAmong} wallets: who gets what is listed above
+                {facts.firstBuy.splitAmong === 1
+                  ? 'all sent to one wallet, named above'
+                  : `split among ${facts.firstBuy.splitAmong} wallets: who gets what is listed above`}
               </span>
             )}
           </dd>

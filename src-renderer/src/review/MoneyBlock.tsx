@@ -5,21 +5,18 @@ import type { FlowAmount, MoneyFlow } from './moneyFlow';
 
 const ROW = 'flex items-baseline justify-between gap-4 px-4 py-2.5';
 
-/** BNB the transaction sends against what its call pays, said in red where the payment is. */
+/**
+ * What the call pays in BNB, in red under "You pay" when the transaction sends another amount (a tampered or mistaken
+ * value): "You pay" is what leaves the wallet, this is what the call says.
+ */
 function ValueMismatch({ sent, callPays }: { sent: FlowAmount; callPays: FlowAmount }) {
   return (
     <div className={ROW} data-testid="review-value-mismatch" data-sent={sent.wei.toString()}>
-      <dt className="text-sm font-semibold text-down">Sends</dt>
+      <dt className="text-sm font-semibold text-down">The call pays</dt>
       <dd className="text-right text-sm text-down">
-        <Amount {...sent} />
+        {callPays.wei === 0n ? 'no BNB' : <Amount {...callPays} />}
         <span className="block text-xs">
-          {callPays.wei === 0n ? (
-            'but the call pays no BNB'
-          ) : (
-            <>
-              but the call pays <Amount {...callPays} />
-            </>
-          )}
+          yet the transaction sends <Amount {...sent} usdPerUnit={null} />
         </span>
       </dd>
     </div>
