@@ -168,6 +168,29 @@ describe('the review money block', () => {
   });
 });
 
+describe('dates at signing time', () => {
+  it('heads the Permit2 approval with how far off its expiry is and its day, never an ISO date', async () => {
+    // A buy paid in USDT: Permit2 may move the USDT (step 1), then the router may spend it through Permit2 (step 2).
+    const { page, errors } = await appPage(`/token/${f.usdtToken.token}`);
+    await buyOnPage(page, '5');
+    await page.getByTestId('warning-unlimited-approval').waitFor();
+    await page.getByTestId('tick-unlimited-approval').check();
+    await page.getByTestId('review-sign').click();
+    await expect.poll(() => page.getByTestId('review-step').textContent(), WAIT).toMatch(/^Step 2 of 3/);
+    const title = (await page.getByTestId('review-title').textContent()) ?? '';
+    expect(title).toMatch(/through Permit2, expiring in 30 days, \S.*\d{4}$/);
+    expect(await page.getByTestId('warning-unlimited-approval').textContent()).toMatch(/until it expires in 30 days, /);
+    const iso = /\d{4}-\d{2}-\d{2}T\d{2}:/;
+    expect(title).not.toMatch(iso);
+    expect(await page.getByTestId('review').textContent()).not.toMatch(iso);
+    await shots(page, 'review-permit2-expiry');
+    await page.getByTestId('review-reject').click();
+    await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('REJECTED');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('Inspect', () => {
   it('lists a failed check first: under the verdict, and at the top of its transaction', async () => {
     const response = await fetch(`${f.service.url}/build/buy`, {
