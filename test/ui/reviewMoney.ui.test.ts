@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { erc20Abi, type Hex, isAddressEqual, parseEther, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { describeViolations, seriousViolations, type Violation } from '../support/accessibility';
 import { pngBytes } from '../support/pngImage';
 import type { TradingFixture } from '../support/tradingFixture';
 import {
@@ -55,19 +56,26 @@ async function appPage(path: string): Promise<{ page: Page; errors: string[] }> 
   return opened;
 }
 
-/** The window as it is, at both sizes in both themes; the size and theme are put back as they were. */
+/**
+ * The window as it is, at both sizes in both themes, each also checked by axe-core (no serious or critical finding);
+ * the size and theme are put back as they were.
+ */
 async function shots(page: Page, name: string): Promise<void> {
   const dir = join(ARTIFACTS, 'screens');
   mkdirSync(dir, { recursive: true });
+  const found: Violation[] = [];
   for (const { width, height } of SIZES) {
     for (const colorScheme of THEMES) {
       await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme });
       await page.screenshot({ path: join(dir, `${name}-${width}-${colorScheme}.png`) });
+      for (const violation of await seriousViolations(page))
+        found.push({ ...violation, where: [`${colorScheme} ${width}`] });
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
+  expect(found, describeViolations(found)).toEqual([]);
 }
 
 async function buyOnPage(page: Page, amount: string): Promise<void> {
