@@ -1,16 +1,28 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, erc20Abi, type Hex, isAddressEqual, parseEventLogs, type TransactionReceipt } from 'viem';
+import {
+  type Address,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  parseEventLogs,
+  type TransactionReceipt,
+} from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import type { ActivityEntry } from '../src-shared/appChannelTypes';
 import { tradeRouterAbi } from '../src-shared/generated/abis';
+import { pngBytes } from './support/pngImage';
 import { startTradingFixture, type TradingFixture } from './support/tradingFixture';
 
 const TOKEN = 'test-app-token-activity-moved-0001';
 const USER = testAccounts()[13] as TestAccount;
+const OTHER = testAccounts()[14] as TestAccount;
 
 let f: TradingFixture;
 
@@ -106,6 +118,46 @@ describe('Activity keeps what arrived, read from the receipt', () => {
     const tokensOut = transferred(receipt, f.bnbToken.token, 'from');
     expect(tokensOut).toBe(10n ** 21n);
     expect(entry.moved?.paid).toEqual([{ currency: f.bnbToken.token, wei: tokensOut.toString() }]);
+  });
+
+  it('a launch whose first buy is split: only the signer’s own share arrived, as its Transfer log says', async () => {
+    const images = createServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(pngBytes(4));
+    });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`${f.service.url}/build/launch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          wallet: USER.address,
+          name: 'Split Moved',
+          symbol: 'SPMV',
+          marketCapPair: '10',
+          image: `http://127.0.0.1:${(images.address() as AddressInfo).port}/logo.png`,
+          firstBuy: '0.2',
+          firstBuyTo: [
+            { wallet: OTHER.address, pct: 70 },
+            { wallet: USER.address, pct: 30 },
+          ],
+        }),
+      });
+      const launch = (await response.json()) as Built & { token: Address };
+      expect(response.status).toBe(200);
+      for (const step of launch.requires) await send(step.tx, step.step, 'approve', step.explain);
+      const { entry, receipt } = await send(launch.tx, 'main', 'launch', 'Launch Split Moved');
+      const mine = transferred(receipt, launch.token, 'to');
+      const theirs = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs })
+        .filter((log) => isAddressEqual(log.address, launch.token) && isAddressEqual(log.args.to, OTHER.address))
+        .reduce((sum, log) => sum + log.args.value, 0n);
+      expect(mine).toBeGreaterThan(0n);
+      expect(theirs).toBeGreaterThan(mine);
+      expect(entry.moved?.received).toEqual([{ currency: getAddress(launch.token), wei: mine.toString() }]);
+      expect(entry.moved?.paid).toEqual([]);
+    } finally {
+      images.close();
+    }
   });
 
   it('keeps nothing for an approval that moved no tokens to the wallet', async () => {

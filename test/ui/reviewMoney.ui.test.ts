@@ -94,6 +94,10 @@ describe('the review money block', () => {
       const value = (BigInt(body.tx.value) * 10n).toString();
       await route.fulfill({ response, json: { ...body, tx: { ...body.tx, value } } });
     });
+    const before = {
+      nonce: await f.client.getTransactionCount({ address: TRADER.address }),
+      bnb: await f.client.getBalance({ address: TRADER.address }),
+    };
     await buyOnPage(page, '0.2');
     await page.getByTestId('review-blocked').waitFor();
     expect(await page.getByTestId('review-pay').getAttribute('data-wei')).toBe(parseEther('2').toString());
@@ -115,6 +119,9 @@ describe('the review money block', () => {
     expect(errors).toEqual([
       'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
     ]);
+    // What the attacker ends with: nothing signed, nothing spent.
+    expect(await f.client.getTransactionCount({ address: TRADER.address })).toBe(before.nonce);
+    expect(await f.client.getBalance({ address: TRADER.address })).toBe(before.bnb);
     await page.close();
   });
 
