@@ -152,6 +152,24 @@ export interface SignerStatus {
 
 export type ActivityStatus = 'signing' | 'signed' | 'sent' | 'confirmed' | 'reverted' | 'failed';
 
+/** An amount of one currency moved by a mined transaction: `BNB` native, or a token (WBNB included) by address. */
+export interface ActivityMovement {
+  currency: Address | 'BNB';
+  /** Wei, as a string of digits. */
+  wei: string;
+}
+
+/**
+ * What a confirmed transaction really moved for the wallet, read from its receipt's logs: what arrived (each token's
+ * Transfer logs to the wallet, and the BNB a sale paid as the router's Trade event says) and what the trade paid (its
+ * Trade event). Amounts to the wei, not the build's floors and ceilings.
+ */
+export interface ActivityMoved {
+  received: ActivityMovement[];
+  /** Empty when the receipt says nothing of it (a launch pays its value, which the entry has). */
+  paid: ActivityMovement[];
+}
+
 /** One thing the app signed (and sent) for the person. Amounts are wei strings, as stored. */
 export interface ActivityEntry {
   id: string;
@@ -181,6 +199,8 @@ export interface ActivityEntry {
   sentPrivately: boolean;
   /** The network fee the mined transaction cost, in wei (gas used times the price paid); null before it is mined. */
   feeWei: string | null;
+  /** What it moved, read from its receipt once confirmed; null before, when reverted, and for rows stored before. */
+  moved: ActivityMoved | null;
   createdAt: number;
   updatedAt: number;
 }

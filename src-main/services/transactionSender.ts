@@ -10,6 +10,7 @@ import { explainRevert } from '../core/revertExplained';
 import { type Logger, silentLogger } from '../log/createLogger';
 import type { Signers } from '../signer/signers';
 import type { ActivityEntry, ActivityStore } from '../store/activityStore';
+import { movedByReceipt } from './movedByReceipt';
 import { goesPrivately, type PrivateLane } from './privateLane';
 import type { SigningConfirmer } from './signingConfirmer';
 import type { Judged, SigningWarning } from './signingWarnings';
@@ -448,6 +449,7 @@ export class TransactionSender {
         const receipt = await this.receiptOf(hash);
         const reverted = receipt.status !== 'success';
         const why = reverted ? await this.whyReverted(hash, receipt.blockNumber) : null;
+        const wallet = this.store.get(id)?.wallet;
         this.store.settled(id, {
           status: reverted ? 'reverted' : 'confirmed',
           block: Number(receipt.blockNumber),
@@ -455,6 +457,7 @@ export class TransactionSender {
           feeWei: receipt.effectiveGasPrice === undefined ? null : receipt.gasUsed * receipt.effectiveGasPrice,
           error: why?.words ?? null,
           revert: why?.name ?? null,
+          moved: reverted || !wallet ? null : movedByReceipt(receipt.logs, wallet, this.chain.addresses),
         });
       } catch (cause) {
         // Still 'sent': the next start (or the next wait) looks again; the transaction may yet be mined.

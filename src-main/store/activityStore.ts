@@ -1,8 +1,8 @@
 import type { Address, Hex } from 'viem';
-import type { ActivityEntry, ActivityStatus } from '../../src-shared/appChannelTypes';
+import type { ActivityEntry, ActivityMoved, ActivityStatus } from '../../src-shared/appChannelTypes';
 import type { Db } from './openDatabase';
 
-export type { ActivityEntry, ActivityStatus };
+export type { ActivityEntry, ActivityMoved, ActivityStatus };
 
 interface Row {
   id: string;
@@ -26,6 +26,7 @@ interface Row {
   gas_used: string | null;
   fee_wei: string | null;
   sent_privately: 0 | 1;
+  moved: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -51,9 +52,21 @@ const toEntry = (row: Row): ActivityEntry => ({
   gasUsed: row.gas_used,
   feeWei: row.fee_wei,
   sentPrivately: row.sent_privately === 1,
+  moved: movedOf(row.moved),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
+
+/** The stored JSON of what a transaction moved; anything unreadable reads as not known, never as a failure. */
+function movedOf(text: string | null): ActivityMoved | null {
+  if (text === null) return null;
+  try {
+    const moved = JSON.parse(text) as ActivityMoved;
+    return Array.isArray(moved?.received) && Array.isArray(moved?.paid) ? moved : null;
+  } catch {
+    return null;
+  }
+}
 
 export type NewActivity = Pick<ActivityEntry, 'id' | 'groupId' | 'step' | 'kind' | 'title' | 'wallet' | 'chainId'> &
   Partial<Pick<ActivityEntry, 'to' | 'data' | 'value' | 'message'>>;
@@ -82,7 +95,7 @@ export class ActivityStore {
       ),
       settled: db.prepare(
         `UPDATE activity SET status = @status, block = @block, gas_used = @gasUsed, fee_wei = @feeWei, error = @error,
-           revert = @revert, updated_at = @at
+           revert = @revert, moved = @moved, updated_at = @at
          WHERE id = @id`,
       ),
       failed: db.prepare(`UPDATE activity SET status = 'failed', error = @error, updated_at = @at WHERE id = @id`),
@@ -139,7 +152,7 @@ export class ActivityStore {
 
   /**
    * Records the receipt and the fee it cost; a reverted one may carry why, in the person's words (`error`) and as the
-   * contract's error name (`revert`).
+   * contract's error name (`revert`); a confirmed one what it moved, read from its logs (`moved`).
    */
   settled(
     id: string,
@@ -150,6 +163,7 @@ export class ActivityStore {
       feeWei?: bigint | null;
       error?: string | null;
       revert?: string | null;
+      moved?: ActivityMoved | null;
     },
   ): void {
     this.sql.settled.run({
@@ -159,6 +173,7 @@ export class ActivityStore {
       feeWei: outcome.feeWei?.toString() ?? null,
       error: outcome.error ?? null,
       revert: outcome.revert ?? null,
+      moved: outcome.moved ? JSON.stringify(outcome.moved) : null,
       at: this.now(),
     });
   }

@@ -445,4 +445,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN builds_per_minute INTEGER CHECK (builds_per_minute > 0);
     `,
   },
+  {
+    id: '2026-12-07-activity-moved',
+    sql: `
+      -- What a confirmed transaction really moved for the wallet, read from its receipt's logs (the tokens that
+      -- arrived, a sale's BNB, what the trade paid), as JSON: the list shows that rather than the build's floor. Rows
+      -- written before have none (NULL) and show the floor, as they did.
+      ALTER TABLE activity ADD COLUMN moved TEXT;
+    `,
+  },
 ];

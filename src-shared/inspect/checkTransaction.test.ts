@@ -325,3 +325,30 @@ describe('checkTransaction: a bare transaction', () => {
     ]);
   });
 });
+
+describe('checkTransaction: amounts in the messages', () => {
+  it('says a tampered value in BNB with its dollars where the reader has a price, never in wei', () => {
+    const priced: CheckContext = { ...ctx, usdPerUnit: (address: Address) => (address === KNOWN.wbnb ? 600 : null) };
+    const tampered = check(buyTx(tradeParams(), parseEther('5')), buy, priced);
+    const value = tampered.find((c) => c.id === 'value-matches');
+    expect(value?.ok).toBe(false);
+    expect(value?.message).toContain('sends 5 BNB ($3K); expected 0.5 BNB ($300.00)');
+    expect(value?.message).not.toMatch(/\d{10,}/);
+    // A worse limit, in the token, which has no price here: units and symbol only.
+    const limit = check(buyTx(tradeParams({ limit: parseEther('999') })), buy, priced).find(
+      (c) => c.id === 'amount-within-limit',
+    );
+    expect(limit?.message).toBe('receives at least 999 MCAT, less than the 1000 MCAT accepted');
+    // Without prices (the inspector CLI), the same amounts in units only.
+    expect(check(buyTx(tradeParams(), parseEther('5')), buy).find((c) => c.id === 'value-matches')?.message).toContain(
+      'sends 5 BNB; expected 0.5 BNB',
+    );
+  });
+
+  it('says a deadline by how far off it is and its day, not as ISO', () => {
+    const late = check(buyTx(tradeParams({ deadline: BigInt(NOW - 180) })), { ...buy, deadline: undefined });
+    const message = late.find((c) => c.id === 'deadline-future')?.message ?? '';
+    expect(message).toMatch(/^the deadline has passed: expired 3 minutes ago, /);
+    expect(message).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+  });
+});

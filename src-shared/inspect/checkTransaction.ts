@@ -1,4 +1,6 @@
 import { type Address, zeroAddress } from 'viem';
+import { formatUsd, usdValue } from '../format/numbers';
+import { formatDuration } from '../format/times';
 import type { DecodeContext, DecodedCall, LaunchParams, TradeParams, TxSummary } from './decodeCall';
 import type {
   ClaimExpectation,
@@ -8,16 +10,7 @@ import type {
   TradeExpectation,
   UnsignedExpectation,
 } from './expectation';
-import {
-  BNB,
-  currencyAt,
-  formatAddress,
-  formatAmount,
-  formatBps,
-  formatDeadline,
-  formatDuration,
-  formatFeeTier,
-} from './humanUnits';
+import { currencyAt, formatAddress, formatAmount, formatBps, formatDeadline, formatFeeTier } from './humanUnits';
 import { addressLabel, sameAddress, type TokenInfo } from './knownContracts';
 
 /** Stable names of the checks: the review screen, the CLI and the tests key on them, never on the message. */
@@ -60,6 +53,11 @@ export interface Check {
 export interface CheckContext extends DecodeContext {
   /** The wallet that will sign, when known: it must be the wallet the build is for. */
   signer?: Address;
+  /**
+   * Dollars per whole unit of a currency (BNB for WBNB), where the reader has a price: amounts in the messages then
+   * carry their dollar value. The inspector CLI has none and words amounts in units only.
+   */
+  usdPerUnit?: (address: Address) => number | null;
 }
 
 /**
@@ -129,8 +127,18 @@ class Checks {
     return formatAddress(address, addressLabel(address, this.ctx.known, this.ctx.tokens));
   }
 
+  /** An amount in whole units with its symbol, and its dollar value where the reader has a price. */
   amount(wei: bigint, currencyAddress: Address): string {
-    return formatAmount(wei, currencyAt(currencyAddress, this.ctx.known, this.ctx.tokens));
+    const currency = currencyAt(currencyAddress, this.ctx.known, this.ctx.tokens);
+    const shown = formatAmount(wei, currency);
+    if (!currency || wei >= MAX_UINT256_HALF) return shown;
+    const usd = usdValue(wei, currency.decimals, this.ctx.usdPerUnit?.(currencyAddress));
+    return usd === null ? shown : `${shown} (${formatUsd(usd)})`;
+  }
+
+  /** BNB in whole units, with dollars where the reader has BNB's price. */
+  bnb(wei: bigint): string {
+    return this.amount(wei, this.ctx.known.wbnb);
   }
 
   /** `to` is the one contract the expectation allows. */
@@ -172,8 +180,8 @@ class Checks {
     this.add(
       'value-matches',
       found === expectedWei,
-      `sends ${formatAmount(found, BNB)} (${why})`,
-      `sends ${formatAmount(found, BNB)}; expected ${formatAmount(expectedWei, BNB)} (${why})`,
+      `sends ${this.bnb(found)}: ${why}`,
+      `sends ${this.bnb(found)}; expected ${this.bnb(expectedWei)}: ${why}`,
     );
   }
 
@@ -284,8 +292,8 @@ function checkLaunch(c: Checks, e: LaunchExpectation): void {
   c.value(
     e.launchFeeWei + firstBuy,
     firstBuy > 0n
-      ? `the ${formatAmount(e.launchFeeWei, BNB)} launch fee plus the first buy`
-      : `the ${formatAmount(e.launchFeeWei, BNB)} launch fee`,
+      ? `the ${c.bnb(e.launchFeeWei)} launch fee plus the first buy`
+      : `the ${c.bnb(e.launchFeeWei)} launch fee`,
   );
 }
 
@@ -402,8 +410,8 @@ function checkClaim(c: Checks, e: ClaimExpectation): void {
       c.add(
         'amount-matches',
         matches,
-        `claims ${formatAmount(total, BNB)} for weeks ${call.claims.map((w) => w.week).join(', ')}`,
-        `claims ${formatAmount(total, BNB)} for weeks ${call.claims.map((w) => w.week).join(', ') || 'none'}; expected ${formatAmount(wanted, BNB)} for weeks ${e.weeks.map((w) => w.week).join(', ')}`,
+        `claims ${c.bnb(total)} for weeks ${call.claims.map((w) => w.week).join(', ')}`,
+        `claims ${c.bnb(total)} for weeks ${call.claims.map((w) => w.week).join(', ') || 'none'}; expected ${c.bnb(wanted)} for weeks ${e.weeks.map((w) => w.week).join(', ')}`,
       );
     }
   }
@@ -507,8 +515,8 @@ function checkUnsigned(c: Checks, e: UnsignedExpectation): void {
       c.add(
         'value-matches',
         fee >= 0n && fee <= MAX_LAUNCH_FEE_WEI,
-        `sends ${formatAmount(value, BNB)}: a ${formatAmount(fee, BNB)} launch fee${firstBuy > 0n ? ' plus the first buy' : ''}`,
-        `sends ${formatAmount(value, BNB)}; the first buy takes ${formatAmount(firstBuy, BNB)} and the launch fee is at most ${formatAmount(MAX_LAUNCH_FEE_WEI, BNB)}`,
+        `sends ${c.bnb(value)}: a ${c.bnb(fee)} launch fee${firstBuy > 0n ? ' plus the first buy' : ''}`,
+        `sends ${c.bnb(value)}; the first buy takes ${c.bnb(firstBuy)} and the launch fee is at most ${c.bnb(MAX_LAUNCH_FEE_WEI)}`,
       );
       break;
     }

@@ -1,4 +1,5 @@
 import { formatUnits, maxUint160, maxUint256 } from 'viem';
+import { formatFromNow } from '../format/times';
 import { type KnownContracts, sameAddress, type TokenInfo, type TokenInfos, tokenInfoAt } from './knownContracts';
 
 /** BNB, and WBNB shown as BNB: the router and the factory pay and take it natively. */
@@ -43,30 +44,22 @@ export function formatFeeTier(fee: number): string {
   return `${formatUnits(BigInt(fee), 4)}%`;
 }
 
-/**
- * A Unix time as an ISO timestamp and how far it is from `now`, so an expired or far-off deadline shows at a glance.
- *
- * @example formatDeadline(1200n, 0) // '1970-01-01T00:20:00.000Z (in 20 minutes)'
- */
-export function formatDeadline(seconds: bigint, now: number): string {
-  const limit = 8_640_000_000_000n; // the largest time a Date holds, in seconds
-  const iso = seconds <= limit ? new Date(Number(seconds) * 1000).toISOString() : `${seconds} (beyond any date)`;
-  const delta = Number(seconds - BigInt(Math.floor(now)));
-  if (delta <= 0) return `${iso} (expired${delta < 0 ? ` ${formatDuration(-delta)} ago` : ' now'})`;
-  return `${iso} (in ${formatDuration(delta)})`;
-}
+/** The latest time a Date holds, in seconds: a uint48 expiry or a uint256 deadline can lie beyond it. */
+const LATEST_DATE_SECONDS = 8_640_000_000_000n;
 
 /**
- * A span of seconds in the largest unit that keeps it readable.
+ * A Unix time as a person reads it at signing time: how far from `now` it is, then its day (and time of day when it
+ * is near), so an expired or far-off deadline shows at a glance. A time no calendar holds is said to be so.
  *
- * @example formatDuration(2_592_000) // '30 days'
+ * @example formatDeadline(1_798_459_200n, 1_795_867_200) // 'in 30 days, 28 Dec 2026' (en-GB)
  */
-export function formatDuration(seconds: number): string {
-  const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? '' : 's'}`;
-  if (seconds < 90) return unit(seconds, 'second');
-  if (seconds < 90 * 60) return unit(Math.round(seconds / 60), 'minute');
-  if (seconds < 48 * 3600) return unit(Math.round(seconds / 3600), 'hour');
-  return unit(Math.round(seconds / 86_400), 'day');
+export function formatDeadline(
+  seconds: bigint,
+  now: number,
+  format: { locale?: string; timeZone?: string } = {},
+): string {
+  if (seconds > LATEST_DATE_SECONDS) return `Unix time ${seconds}, beyond any date`;
+  return formatFromNow(Number(seconds) * 1000, Math.floor(now) * 1000, { ...format, expired: true });
 }
 
 /** An address with the label a reviewer may recognise it by. */

@@ -15,6 +15,8 @@ export interface InspectContext {
   limits?: { tradeDeadlineSeconds: number; permitDays: number };
   /** The wallet that will sign, when known. */
   signer?: Address;
+  /** Dollars per whole unit of a currency, where the reader has prices: the checks then say amounts in dollars too. */
+  usdPerUnit?: (address: Address) => number | null;
 }
 
 /** One transaction: what it does, and each check on it. `summary` is null when it could not be read at all. */
@@ -64,6 +66,7 @@ function inspect(json: unknown, ctx: InspectContext): InspectResult {
     tokens: { ...read.tokens, ...ctx.tokens },
     rates: read.rates,
     ...(ctx.signer ? { signer: ctx.signer } : {}),
+    ...(ctx.usdPerUnit ? { usdPerUnit: ctx.usdPerUnit } : {}),
   };
   const inspectTx = (item: ReadTx, before: Check[] = []): InspectedTx => {
     const summary = item.tx ? decodeCall(item.tx, checkCtx) : null;

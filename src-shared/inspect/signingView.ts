@@ -1,12 +1,16 @@
 import { type Address, formatUnits, type Hex, keccak256, maxUint160, maxUint256, serializeTransaction } from 'viem';
 import type { PreparedTx } from '../schema/unsignedTx';
 import type { TxSummary } from './decodeCall';
-import { BNB, currencyAt, formatAmount, formatBps } from './humanUnits';
+import { BNB, currencyAt, formatAmount, formatBps, formatDeadline } from './humanUnits';
 import { addressLabel, type KnownContracts, sameAddress, type TokenInfos } from './knownContracts';
 
-/** A Unix time as ISO, or said to be beyond any date (uint48 allows times a Date cannot hold). */
-const untilText = (seconds: number) =>
-  seconds <= 8_640_000_000_000 ? new Date(seconds * 1000).toISOString() : `${seconds} (beyond any date)`;
+/**
+ * When an approval ends, as the decoder showed it against its clock ("in 30 days, 28 Dec 2026"), or against now when
+ * the summary has no such argument; a uint48 expiry beyond any date a calendar holds is said to be so.
+ */
+const untilText = (summary: TxSummary, seconds: number) =>
+  summary.args.find((arg) => arg.name === 'expiration')?.display ??
+  formatDeadline(BigInt(seconds), Math.floor(Date.now() / 1000));
 
 const unlimited = (amount: bigint) => amount >= maxUint160 || amount === maxUint256;
 
@@ -48,7 +52,7 @@ export function headlineOf(summary: TxSummary, known: KnownContracts, tokens: To
       const what = unlimited(call.amount)
         ? `any amount of your ${currency?.symbol ?? call.token}`
         : formatAmount(call.amount, currency);
-      return `Let ${named(call.spender)} spend ${what} through Permit2 until ${untilText(call.expiration)}`;
+      return `Let ${named(call.spender)} spend ${what} through Permit2, expiring ${untilText(summary, call.expiration)}`;
     }
     case 'other':
       return `Call ${call.function} on ${summary.contractLabel}, which this app never builds`;
@@ -134,7 +138,7 @@ export function interestWarnings(
   } else if ((call.kind === 'erc20-approve' || call.kind === 'permit2-approve') && unlimited(call.amount)) {
     warnings.push({
       id: 'unlimited-approval',
-      message: `It lets ${named(call.spender)} take any amount of this token from your wallet${call.kind === 'permit2-approve' ? ` until ${untilText(call.expiration)}` : ', with no end date'}, not only this trade's.`,
+      message: `It lets ${named(call.spender)} take any amount of this token from your wallet, not only this trade's${call.kind === 'permit2-approve' ? `, until it expires ${untilText(summary, call.expiration)}` : ', with no end date'}.`,
     });
   }
   return warnings;

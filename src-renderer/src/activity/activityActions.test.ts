@@ -29,6 +29,7 @@ function entry(id: string, groupId: string, step: string, createdAt: number): Ac
     gasUsed: null,
     sentPrivately: false,
     feeWei: null,
+    moved: null,
     createdAt,
     updatedAt: createdAt,
   };

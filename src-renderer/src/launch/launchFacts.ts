@@ -34,6 +34,7 @@ export function launchFactsOf(
           minTokensWei: build.firstBuy.minTokens.wei,
           // Hundredths of a basis point are exact enough for a share to four digits.
           pctOfSupply: supply > 0n ? Number((BigInt(build.firstBuy.minTokens.wei) * 1_000_000n) / supply) / 10_000 : 0,
+          splitAmong: build.firstBuyTo?.length ?? 0,
         }
       : null,
     gas: { maxWei: build.cost.maxWei, bnbUsd: prices.bnbUsd },

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, ChevronRight, Lock } from 'lucide-react';
 import { useState } from 'react';
-import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
+import { type Address, isAddressEqual } from 'viem';
+import type { ActivityEntry, ActivityMovement } from '../../../src-shared/appChannelTypes';
 import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
 import { type ActivityAction, groupActivity, launchOf, tradeMoveOf } from '../activity/activityActions';
 import { useDollars } from '../api/dollars';
@@ -57,6 +58,22 @@ function StatusBadge({ entry }: { entry: ActivityEntry }) {
   );
 }
 
+/**
+ * What arrived of one currency, from what the receipt moved: a token by address (`null` for a launch, whose token is
+ * the one that arrived), or BNB, which a sale pays natively (or as WBNB where the wallet refused it). Null when the
+ * entry has no receipt reading (not confirmed yet, or stored before the app kept them).
+ */
+function movedIn(moved: readonly ActivityMovement[], currency: Address | null, wbnb: string | null): string | null {
+  const wanted = (entry: ActivityMovement) => {
+    if (currency === null)
+      return entry.currency !== 'BNB' && !(wbnb && isAddressEqual(entry.currency, wbnb as Address));
+    if (entry.currency === 'BNB') return wbnb !== null && isAddressEqual(currency, wbnb as Address);
+    return isAddressEqual(entry.currency, currency);
+  };
+  const found = moved.filter(wanted);
+  return found.length === 0 ? null : found.reduce((sum, entry) => sum + BigInt(entry.wei), 0n).toString();
+}
+
 /** An action: its own row (what it paid and got, the token, status, hash), its approval steps folded under it. */
 function ActionRows({ action }: { action: ActivityAction }) {
   const { head, steps } = action;
@@ -91,34 +108,63 @@ function ActionRows({ action }: { action: ActivityAction }) {
         ? head.title
         : approvalName(head.step, head.data, currency);
 
+  // What the receipt says moved, once confirmed: exact, where the call itself gives only a floor or a ceiling.
+  const moved = head.moved;
+  const paidWei = moved?.paid[0]?.wei ?? null;
+  const receivedWei = movedIn(
+    moved?.received ?? [],
+    trade ? (trade.side === 'buy' ? trade.token : trade.pair) : null,
+    wbnb,
+  );
   const paid =
     trade && token ? (
       <Amount
-        wei={trade.pay}
+        wei={paidWei ?? trade.pay}
         decimals={trade.side === 'buy' ? token.quote.decimals : token.decimals}
         symbol={trade.side === 'buy' ? token.quote.symbol : token.symbol}
         usdPerUnit={trade.side === 'buy' ? pairUsd : tokenUsd}
-        round={trade.bound === 'maxPay' ? 'up' : 'nearest'}
+        round={paidWei === null && trade.bound === 'maxPay' ? 'up' : 'nearest'}
         significant={5}
         stacked
+        testId="activity-paid"
       />
     ) : head.value && head.value !== '0' ? (
-      <Amount wei={head.value} decimals={18} symbol="BNB" usdPerUnit={bnbUsd} significant={5} stacked />
+      <Amount
+        wei={head.value}
+        decimals={18}
+        symbol="BNB"
+        usdPerUnit={bnbUsd}
+        significant={5}
+        stacked
+        testId="activity-paid"
+      />
     ) : null;
   const received =
     trade && token ? (
       <Amount
-        wei={trade.receive}
+        wei={receivedWei ?? trade.receive}
         decimals={trade.side === 'buy' ? token.decimals : token.quote.decimals}
         symbol={trade.side === 'buy' ? token.symbol : token.quote.symbol}
         usdPerUnit={trade.side === 'buy' ? tokenUsd : pairUsd}
-        round={trade.bound === 'minReceive' ? 'down' : 'nearest'}
+        round={receivedWei === null && trade.bound === 'minReceive' ? 'down' : 'nearest'}
         significant={5}
         stacked
+        testId="activity-received"
+      />
+    ) : launch && receivedWei !== null ? (
+      <Amount
+        wei={receivedWei}
+        decimals={18}
+        symbol={launch.symbol}
+        significant={5}
+        stacked
+        testId="activity-received"
       />
     ) : launch ? (
       <span className="text-muted">{launch.symbol}</span>
     ) : null;
+  // Only a floor read from the call is "at least": what the receipt says arrived is what arrived.
+  const atLeast = trade?.bound === 'minReceive' && receivedWei === null;
 
   return (
     <tbody data-testid="activity-action" data-group={action.groupId} className="border-b border-line last:border-b-0">
@@ -163,7 +209,7 @@ function ActionRows({ action }: { action: ActivityAction }) {
         <td className="num">
           {received ? (
             <span className="inline-flex flex-col items-end">
-              {trade?.bound === 'minReceive' && <span className="text-2xs text-muted">at least</span>}
+              {atLeast && <span className="text-2xs text-muted">at least</span>}
               {received}
             </span>
           ) : (

@@ -2,8 +2,10 @@ import { CircleCheck, CircleX, FileUp, ShieldCheck, ShieldX } from 'lucide-react
 import { type DragEvent, type ReactNode, useState } from 'react';
 import { formatAmount, formatExact } from '../../../src-shared/format/numbers';
 import { formatLocalTime } from '../../../src-shared/format/times';
+import type { Check } from '../../../src-shared/inspect/checkTransaction';
 import { devnetKnownContracts } from '../../../src-shared/inspect/devnetContracts';
 import { type InspectedTx, type InspectResult, inspectBuild } from '../../../src-shared/inspect/inspectBuild';
+import { sameAddress } from '../../../src-shared/inspect/knownContracts';
 import { mainTxOf } from '../../../src-shared/inspect/readBuild';
 import { type InspectSettings, readSettings } from '../../../src-shared/inspect/readSettings';
 import { useBnbUsd } from '../referrals/useBnbUsd';
@@ -57,7 +59,11 @@ function settingsFor(
   return null;
 }
 
-function inspect(text: string, pastedSettings: string, loaded: unknown): Outcome {
+/**
+ * @param bnbUsd BNB's dollar price where the app has one, so failed checks say BNB amounts in dollars too; the
+ *   inspector works without it (offline), in units only.
+ */
+function inspect(text: string, pastedSettings: string, loaded: unknown, bnbUsd: number | null): Outcome {
   if (!text.trim()) return { kind: 'empty' };
   let json: unknown;
   try {
@@ -77,6 +83,7 @@ function inspect(text: string, pastedSettings: string, loaded: unknown): Outcome
     tokens: settings.tokens,
     limits: settings.limits,
     now: Math.floor(Date.now() / 1000),
+    usdPerUnit: (address) => (sameAddress(address, settings.known.wbnb) ? bnbUsd : null),
   });
   return { kind: 'result', result, source };
 }
@@ -117,9 +124,43 @@ function Readable({ text }: { text: string }) {
   return <span className="[overflow-wrap:anywhere]">{parts}</span>;
 }
 
+/** Failed checks before passed ones, each group in its own order, as the review screen lists them. */
+function failedFirst(checks: readonly Check[]): Check[] {
+  return [...checks.filter((check) => !check.ok), ...checks.filter((check) => check.ok)];
+}
+
+/** Every failed check of the build, named by the transaction it is on: shown under the verdict, before any detail. */
+function FailedChecks({ result }: { result: InspectResult }) {
+  const labelled = [
+    ...result.steps.map((step, i) => ({ label: `Step ${i + 1}: ${step.step}`, checks: step.checks })),
+    { label: 'The transaction', checks: result.main.checks },
+  ];
+  const failed = labelled.flatMap(({ label, checks }) =>
+    checks.filter((check) => !check.ok).map((check) => ({ label, check })),
+  );
+  if (failed.length === 0) return null;
+  return (
+    <ul className="mt-2 flex flex-col gap-1 text-sm" data-testid="inspect-failed-checks">
+      {failed.map(({ label, check }) => (
+        <li
+          key={`${label}:${check.id}:${check.message}`}
+          className="check-failed"
+          data-testid={`inspect-failed-${check.id}`}
+        >
+          <span className="font-medium text-down">
+            <Readable text={check.message} />
+          </span>
+          <span className="text-muted"> · {label}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Transaction({ label, inspected, testId }: { label: string; inspected: InspectedTx; testId: string }) {
-  const { summary, checks } = inspected;
+  const { summary } = inspected;
   const bnbUsd = useBnbUsd();
+  const checks = failedFirst(inspected.checks);
   const failed = checks.filter((check) => !check.ok).length;
   return (
     <Card
@@ -208,7 +249,8 @@ export function InspectPage() {
   const [pastedSettings, setPastedSettings] = useState('');
   const [dragging, setDragging] = useState(false);
   const state = useSettingsStore((s) => s.state);
-  const outcome = inspect(text, pastedSettings, state.status === 'ready' ? state.settings : undefined);
+  const bnbUsd = useBnbUsd();
+  const outcome = inspect(text, pastedSettings, state.status === 'ready' ? state.settings : undefined, bnbUsd);
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
@@ -304,7 +346,8 @@ export function InspectPage() {
                   <p className={cn('font-semibold', outcome.result.ok ? 'text-up' : 'text-down')}>
                     {outcome.result.ok ? 'Every check passed.' : 'A check failed: do not sign this.'}
                   </p>
-                  <p className="text-xs text-muted">Contracts from {outcome.source}.</p>
+                  <FailedChecks result={outcome.result} />
+                  <p className="mt-1 text-xs text-muted">Contracts from {outcome.source}.</p>
                 </div>
               </div>
               {outcome.result.steps.map((step, i) => (

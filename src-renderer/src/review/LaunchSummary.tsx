@@ -11,8 +11,11 @@ export interface LaunchFacts {
   /** Each range of the shape as the caps it spans ("$25K → $60K") and its share of the supply. */
   ranges: { caps: string; sharePct: number }[];
   supplyWei: string;
-  /** The first buy's spend, its floor of tokens and that floor as a share of the supply. */
-  firstBuy: { spendWei: string; minTokensWei: string; pctOfSupply: number } | null;
+  /**
+   * The first buy's spend, its floor of tokens and that floor as a share of the supply; `splitAmong` is how many
+   * wallets the build splits it to (0 when it all goes to the sending wallet).
+   */
+  firstBuy: { spendWei: string; minTokensWei: string; pctOfSupply: number; splitAmong: number } | null;
   /** The most the launch can cost in gas, and BNB's dollar price. */
   gas: { maxWei: string; bnbUsd: number | null };
   launchFeeWei: string;
@@ -72,9 +75,18 @@ export function LaunchSummary({ facts }: { facts: LaunchFacts }) {
               usdPerUnit={pair.usdPerUnit}
             />
             <span className="block text-xs text-muted">
-              at least <Amount wei={facts.firstBuy.minTokensWei} decimals={18} symbol={facts.symbol} round="down" /> ·{' '}
+              at least <Amount wei={facts.firstBuy.minTokensWei} decimals={18} symbol={facts.symbol} round="down" />
+              {facts.firstBuy.splitAmong > 0 && ' in all'} ·{' '}
               <strong className="text-fg">{figure(facts.firstBuy.pctOfSupply, 3)}% of the supply</strong>
             </span>
+            {facts.firstBuy.splitAmong > 0 && (
+              // Who gets which share is read from the call itself, in the money block above.
+              <span className="block text-xs text-muted" data-testid="review-launch-split">
+                {facts.firstBuy.splitAmong === 1
+                  ? 'all sent to one wallet, named above'
+                  : `split among ${facts.firstBuy.splitAmong} wallets: who gets what is listed above`}
+              </span>
+            )}
           </dd>
         </div>
       )}

@@ -1,11 +1,9 @@
 import { OctagonX, TriangleAlert, Usb } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { shortAddress } from '../format';
 import { useSettingsStore } from '../store/settingsStore';
-import { Amount } from '../ui/Amount';
 import { Button } from '../ui/Button';
 import { LaunchSummary } from './LaunchSummary';
-import type { MoneyFlow } from './moneyFlow';
+import { MoneyBlock } from './MoneyBlock';
 import { type ReviewItem, signable, useReview } from './reviewStore';
 
 /**
@@ -193,57 +191,6 @@ function RehearsalNote() {
     <span className="text-sm text-warn" data-testid="review-rehearsal">
       Rehearsal: signed for chain {settings.settings.chainId} only, never valid on BNB Chain.
     </span>
-  );
-}
-
-/** You pay / You get / Network fee / To: what the transaction does to the person's money, in whole units and $. */
-function MoneyBlock({ flow }: { flow: MoneyFlow }) {
-  const row = 'flex items-baseline justify-between gap-4 px-4 py-2.5';
-  return (
-    <dl className="divide-y divide-line rounded-xl border border-line bg-raised/60" data-testid="review-flow">
-      {flow.pay && (
-        <div className={row} data-testid="review-pay">
-          <dt className="text-sm text-muted">{flow.pay.label}</dt>
-          <dd className="text-right text-base font-semibold">
-            <Amount {...flow.pay.amount} round={flow.pay.label === 'You pay' ? 'nearest' : 'up'} stacked />
-          </dd>
-        </div>
-      )}
-      {flow.get && (
-        <div className={row} data-testid="review-get">
-          <dt className="text-sm text-muted">{flow.get.label}</dt>
-          <dd className="text-right text-base font-semibold text-up">
-            <Amount {...flow.get.amount} round={flow.get.label === 'You get' ? 'nearest' : 'down'} stacked />
-          </dd>
-        </div>
-      )}
-      <div className={row} data-testid="review-network-fee">
-        <dt className="text-sm text-muted">Network fee, at most</dt>
-        <dd className="text-right text-sm">
-          {flow.networkFeeWei === null ? (
-            <span className="text-muted">set by your wallet</span>
-          ) : (
-            <Amount
-              wei={flow.networkFeeWei}
-              decimals={18}
-              symbol="BNB"
-              usdPerUnit={flow.usdPerBnb}
-              significant={4}
-              round="up"
-            />
-          )}
-        </dd>
-      </div>
-      <div className={row} data-testid="review-to">
-        <dt className="text-sm text-muted">To contract</dt>
-        <dd className="text-right text-sm">
-          {flow.to.name && <span className="mr-2 font-semibold">{flow.to.name}</span>}
-          <code className="text-muted" title={flow.to.address}>
-            {shortAddress(flow.to.address)}
-          </code>
-        </dd>
-      </div>
-    </dl>
   );
 }
 

@@ -129,6 +129,7 @@ export function reviewTransaction(input: {
     limits: settings.limits,
     now: Math.floor((input.now ?? Date.now()) / 1000),
     signer: wallet,
+    ...(input.usdPerUnit ? { usdPerUnit: input.usdPerUnit } : {}),
   });
   const inspected = step === null ? result.main : result.steps[step];
   const built = step === null ? answer.tx : answer.requires[step]?.tx;
@@ -166,6 +167,7 @@ export function reviewTransaction(input: {
         tokens,
         input.usdPerUnit ?? (() => null),
         prepared?.ok ? BigInt(prepared.tx.gas) * BigInt(prepared.tx.maxFeePerGas) : null,
+        wallet,
       )
     : null;
   return {
