@@ -1,9 +1,8 @@
 import type { Address } from 'viem';
 import { formatAmount, formatUsd } from '../../src-shared/format/numbers';
-import { formatLocalTime } from '../../src-shared/format/times';
+import { formatDuration, formatFromNow } from '../../src-shared/format/times';
 import { CLOCK_SKEW_SECONDS } from '../../src-shared/inspect/checkTransaction';
 import { decodeCall, type TradeParams } from '../../src-shared/inspect/decodeCall';
-import { formatDuration } from '../../src-shared/inspect/humanUnits';
 import { addressLabel, type KnownContracts } from '../../src-shared/inspect/knownContracts';
 import { headlineOf, type InterestWarning, interestWarnings } from '../../src-shared/inspect/signingView';
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
@@ -155,10 +154,10 @@ function deadlineWarning(deadline: number, sources: WarningSources): SigningWarn
   const now = Math.floor(sources.now() / 1000);
   const allowed = sources.tradeDeadlineSeconds + CLOCK_SKEW_SECONDS;
   if (deadline - now <= allowed) return null;
-  const until = deadline <= 8_640_000_000_000 ? formatLocalTime(deadline * 1000) : `${deadline} (beyond any date)`;
+  const until = formatFromNow(deadline * 1000, now * 1000);
   return {
     id: 'deadline-too-far',
-    message: `The trade stays valid until ${until}, far beyond the app's ${formatDuration(sources.tradeDeadlineSeconds)}: whoever holds it signed can have it mined much later, at whatever the price is then.`,
+    message: `The trade's deadline is ${until}, far beyond the app's ${formatDuration(sources.tradeDeadlineSeconds)}: whoever holds it signed can have it mined much later, at whatever the price is then.`,
   };
 }
 
