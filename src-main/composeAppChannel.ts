@@ -23,7 +23,10 @@ export interface AppChannelOptions {
   builtApprovals: BuiltApprovals;
   /** The service's dollar prices, shown by the UI beside amounts. */
   prices: DollarPrices;
-  info: Omit<AppInfo, 'chainId' | 'network' | 'fork' | 'dataDir' | 'ledgerPaths' | 'logFile' | 'privateRpc'> & {
+  info: Omit<
+    AppInfo,
+    'chainId' | 'network' | 'fork' | 'dataDir' | 'ledgerPaths' | 'logFile' | 'privateRpc' | 'signingConfirmation'
+  > & {
     logFile?: string | null;
   };
   /** A block builder's private RPC for launches (and, with `trades`, buys and sells); `timeoutMs` per send. */
@@ -78,6 +81,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       `launches${lane.trades ? ', buys and sells' : ''} are sent through the private RPC ${lane.rpc.shownUrl}, never the public mempool`,
     );
   }
+  const confirmer = options.confirmer ?? headlessConfirmer(options.allowWarnedSigning ?? false);
   const sender = new TransactionSender(
     chain,
     signers,
@@ -86,7 +90,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       builtApprovals: options.builtApprovals,
       prices: options.prices,
       reads: options.signingReads,
-      confirmer: options.confirmer ?? headlessConfirmer(options.allowWarnedSigning ?? false),
+      confirmer,
       ...(options.maxGasPriceWei !== undefined ? { maxGasPriceWei: options.maxGasPriceWei } : {}),
       rpcUrl: options.info.rpcUrl,
       ...(options.now ? { now: options.now } : {}),
@@ -106,6 +110,7 @@ export function composeAppChannel(chain: ChainContext, db: Db, options: AppChann
       dataDir: options.dataDir,
       privateRpc: lane ? { url: lane.rpc.shownUrl, trades: lane.trades } : null,
       ledgerPaths: { live: LEDGER_LIVE_PATH_TEMPLATE, legacy: LEGACY_PATH_TEMPLATE },
+      signingConfirmation: confirmer.surface,
     },
     signers,
     sender,

@@ -82,6 +82,11 @@ export interface AppInfo {
   privateRpc: { url: string; trades: boolean } | null;
   /** Derivation path templates, `{i}` standing for the account index: Ledger Live's and the legacy (MetaMask) one. */
   ledgerPaths: { live: string; legacy: string };
+  /**
+   * Where main takes the person's confirmation of what it warns about before signing: its own window (desktop), the
+   * review's ticks (headless started with --allow-warned-signing), or nowhere, so such requests are refused.
+   */
+  signingConfirmation: 'native-dialog' | 'page' | 'refused';
 }
 
 /** What one whole unit of a currency the service lists is worth in dollars, from the chain; null without a price. */

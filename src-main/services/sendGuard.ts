@@ -1,5 +1,7 @@
 import { type Address, isAddressEqual } from 'viem';
 import { checkChallengeMessage } from '../../src-shared/challengeMessage';
+import { formatExact } from '../../src-shared/format/numbers';
+import { formatFromNow } from '../../src-shared/format/times';
 import { decodeCall } from '../../src-shared/inspect/decodeCall';
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ServiceAddresses } from '../chain/connectChain';
@@ -41,8 +43,11 @@ export function knownContractsGuard(
         // Exact in pays `amount`; exact out pays at most `limit`, the router returning what it does not use.
         const pays = buy && native ? (call.function === 'buyExactIn' ? params.amount : params.limit) : 0n;
         expectValue(tx, pays, `${call.function} of ${where}`);
-        if (Number(params.deadline) * 1000 <= now()) {
-          throw refused(`a trade whose deadline passed at ${new Date(Number(params.deadline) * 1000).toISOString()}`);
+        const at = now();
+        if (Number(params.deadline) * 1000 <= at) {
+          throw refused(
+            `a trade whose deadline passed: ${formatFromNow(Number(params.deadline) * 1000, at, { expired: true })}`,
+          );
         }
         return;
       }
@@ -51,7 +56,7 @@ export function knownContractsGuard(
         // The launch fee rides on top of a native first buy; a first buy in another currency is pulled by approval.
         const least = isAddressEqual(params.pair, wbnb) ? params.firstBuy : 0n;
         if (tx.value < least) {
-          throw refused(`a launch sending ${tx.value} wei, less than its native first buy of ${least} wei`);
+          throw refused(`a launch sending ${bnb(tx.value)}, less than its native first buy of ${bnb(least)}`);
         }
         return;
       }
@@ -84,8 +89,13 @@ export function knownContractsGuard(
 
 function expectValue(tx: UnsignedTxWei, expected: bigint, what: string): void {
   if (tx.value !== expected) {
-    throw refused(`${what} sending ${tx.value} wei of BNB where the call pays ${expected}`);
+    throw refused(`${what} sending ${bnb(tx.value)} where the call pays ${bnb(expected)}`);
   }
+}
+
+/** BNB in whole units, every digit: a refusal names the amount exactly, as a person reads it. */
+function bnb(wei: bigint): string {
+  return `${formatExact(wei, 18)} BNB`;
 }
 
 function refused(what: string): WalletError {

@@ -12,6 +12,8 @@ export function reviewChallenge(request: {
   chainId: number;
   /** Whether the signer is a Ledger, for what the device will show. */
   ledger: boolean;
+  /** Where main takes the confirmation of a message that is not a challenge (AppInfo.signingConfirmation). */
+  confirmation?: 'native-dialog' | 'page' | 'refused';
   now?: number;
 }): ReviewItem {
   const { message, wallet, chainId } = request;
@@ -23,12 +25,21 @@ export function reviewChallenge(request: {
     return {
       ...base,
       title: "Sign a message that is not one of this service's challenges",
-      checks: [],
+      checks:
+        request.confirmation === 'refused'
+          ? [
+              {
+                id: 'app-will-sign',
+                ok: false,
+                message:
+                  "The app will not sign it here: this server signs only the service's own challenges, as it was started without --allow-warned-signing, and nothing on a web page can confirm another message (script in a page could tick anything). Restart it with --allow-warned-signing, or use the desktop app, which shows the message in a window of its own.",
+              },
+            ]
+          : [],
       warnings: [
         {
           id: 'unknown-message',
-          message:
-            "This is not one of this service's challenges. A signed message can be a permit, an order or a login elsewhere: sign it only if you know exactly what it is for.",
+          message: `This is not one of this service's challenges. A signed message can be a permit, an order or a login elsewhere: sign it only if you know exactly what it is for.${request.confirmation === 'native-dialog' ? ' The app then shows it to you in full in a window of its own, where you confirm it again.' : ''}`,
         },
       ],
     };

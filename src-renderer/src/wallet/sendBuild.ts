@@ -296,6 +296,7 @@ export async function signWithReview(request: {
     wallet,
     chainId: settings.settings.chainId,
     ledger: !injected && status?.active === 'ledger',
+    ...(injected ? {} : { confirmation: useWallet.getState().info?.signingConfirmation ?? 'refused' }),
   });
   if (!(await useReview.getState().ask(item))) return null;
   if (injected) return { address: injected, signature: await personalSignInjected(request.message, injected) };
