@@ -1,6 +1,7 @@
 import { OctagonX, TriangleAlert, Usb } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { shortAddress } from '../format';
+import { SourceText } from '../requests/SourceText';
 import { useSettingsStore } from '../store/settingsStore';
 import { Amount } from '../ui/Amount';
 import { Button } from '../ui/Button';
@@ -72,7 +73,12 @@ function ReviewDialog({
         <header className="flex flex-col gap-1">
           <p className="text-xs font-semibold tracking-wide text-muted uppercase" data-testid="review-step">
             {item.stepLabel}
-            {item.askedBy && <span data-testid="review-asked-by"> · the bot {item.askedBy} asked for it</span>}
+            {item.askedBy && (
+              <span data-testid="review-asked-by">
+                {' '}
+                · the bot <SourceText text={item.askedBy} /> asked for it
+              </span>
+            )}
           </p>
           <h2 id="review-title" data-testid="review-title" className="text-lg leading-snug font-semibold">
             {item.title}
