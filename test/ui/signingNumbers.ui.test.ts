@@ -41,6 +41,8 @@ async function screenshots(page: Page, name: string): Promise<void> {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme });
+      // Colours change through a short transition: the screenshot is of the theme, not of the change.
+      await page.waitForTimeout(400);
       await page.screenshot({
         path: join(ARTIFACTS, 'screens', `${name}-${viewport.width}-${colorScheme}.png`),
         fullPage: true,

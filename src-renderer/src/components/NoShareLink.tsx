@@ -16,18 +16,31 @@ function noExplorerReason(network: string | null): string {
  * open for nobody else, the token's address to copy and its page on the chain's block explorer (none on the devnet,
  * said so).
  */
-export function NoShareLink({ token, testId, compact }: { token: string; testId: string; compact?: boolean }) {
+export function NoShareLink({
+  token,
+  testId,
+  compact,
+  explained,
+}: {
+  token: string;
+  testId: string;
+  compact?: boolean;
+  /** The page already says what a shareable link needs: only the address and the explorer are shown. */
+  explained?: boolean;
+}) {
   const settings = useSettingsStore((s) => s.state);
   const chainId = settings.status === 'ready' ? settings.settings.chainId : null;
   const network = settings.status === 'ready' ? settings.settings.network : null;
   const explorer = chainId === null ? null : explorerTokenLink(chainId, token);
   return (
     <div className="flex flex-col gap-2 text-sm" data-testid={testId} data-explorer={explorer ? 'yes' : 'no'}>
-      <p className="text-muted" data-testid={`${testId}-why`}>
-        {compact ? 'No link to share: ' : 'No link to share yet. '}a link others can open needs the public base of
-        shared links, an https:// site serving this app's pages, set in <Link to="/settings">Settings</Link>. A link to
-        this computer or to the app's own scheme opens for nobody else.
-      </p>
+      {!explained && (
+        <p className="text-muted" data-testid={`${testId}-why`}>
+          {compact ? 'No link to share: ' : 'No link to share yet: '}a link others can open needs the public base of
+          shared links, an https:// site serving this app's pages, set in <Link to="/settings">Settings</Link>. A link
+          to this computer or to the app's own scheme opens for nobody else.
+        </p>
+      )}
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-[0.8125rem] font-medium">Token address</span>
         <code className="min-w-0 font-mono text-xs break-all" data-testid={`${testId}-address`}>

@@ -98,7 +98,7 @@ function TokenLink({ referrer, shareable }: { referrer: ReferrerRecord['address'
       )}
       {!shareable && ADDRESS.test(token) && (
         <div className="mt-3">
-          <NoShareLink token={token} testId="referral-token-no-link" compact />
+          <NoShareLink token={token} testId="referral-token-no-link" explained />
         </div>
       )}
       {link.error && <ErrorPanel title="Could not make that link" error={failureOf(link.error)} />}
