@@ -262,7 +262,7 @@ describe('a hostile API key label', () => {
     const { page, errors } = await openApp(browser, f.service.origin, '/requests');
     const row = page.locator('[data-testid="request-row"][data-status="pending"]');
     await row.waitFor(WAIT);
-    const label = row.getByTestId('key-label');
+    const label = row.getByTestId('source-key-label');
     expect([...HOSTILE].length).toBeLessThan(LABEL_SHOWN_CHARS);
     expect(await label.textContent()).toBe('ok\\” (verified by the app) \\“x\\u{202E}');
     expect(await label.textContent()).toBe(escapeLabel(HOSTILE));
@@ -270,7 +270,7 @@ describe('a hostile API key label', () => {
     const ownWords = (testId: string) =>
       page.getByTestId(testId).evaluate((line) => {
         const copy = line.cloneNode(true) as HTMLElement;
-        for (const token of copy.querySelectorAll('[data-testid="key-label"]')) token.remove();
+        for (const token of copy.querySelectorAll('[data-testid="source-key-label"]')) token.remove();
         return copy.textContent ?? '';
       });
     const listed = await ownWords('request-source');
@@ -282,7 +282,7 @@ describe('a hostile API key label', () => {
     await page.getByTestId('review').waitFor(WAIT);
     const askedBy = page.getByTestId('review-asked-by');
     await askedBy.waitFor(WAIT);
-    expect(await askedBy.getByTestId('key-label').textContent()).toBe(await label.textContent());
+    expect(await askedBy.getByTestId('source-key-label').textContent()).toBe(await label.textContent());
     const reviewed = await ownWords('review-asked-by');
     expect(reviewed).not.toContain('verified by the app');
     expect(reviewed).toContain(`of wallet ${BOT.address}`);

@@ -13,7 +13,7 @@ export function SourceText({ text }: { text: string }) {
       <code
         className="mx-0.5 rounded border border-line bg-raised px-1 font-mono text-[0.92em] tracking-normal text-fg normal-case"
         title={`A name chosen by whoever made the key: ${parts.label}`}
-        data-testid="key-label"
+        data-testid="source-key-label"
       >
         {parts.label}
       </code>
