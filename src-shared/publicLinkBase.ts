@@ -31,3 +31,21 @@ export function publicLinkBaseProblem(text: string): string | null {
   if (LOOPBACK_HOST.test(url.hostname)) return "a public link base cannot be this computer's own address";
   return null;
 }
+
+/**
+ * Whether a link can be offered as something to share: an https:// address on a host other than this computer's.
+ * Links under the app's own scheme (launchpad-companion://) or a loopback address open for nobody else.
+ *
+ * @example isShareableLink('https://app.example/token/0x5FbD…?r=0x7099…') // true
+ * @example isShareableLink('launchpad-companion://app/launch?r=0x7099…') // false
+ * @example isShareableLink('http://127.0.0.1:8787/token/0x5FbD…') // false
+ */
+export function isShareableLink(link: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' && !url.username && !url.password && !LOOPBACK_HOST.test(url.hostname);
+}

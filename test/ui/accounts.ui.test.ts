@@ -213,6 +213,15 @@ describe('referrals, API keys and prepared requests pages', () => {
     await screenshot(page, 'referrals');
   });
 
+  it("shares the token page's referral link under the public link base", async () => {
+    await page.goto(`${service.origin}/token/${token}`);
+    const share = testId(page, 'token-share');
+    await expect.poll(() => share.getAttribute('data-referral'), { timeout: 15_000 }).toBe('yes');
+    const link = new URL((await share.getAttribute('data-link')) ?? '');
+    expect(`${link.origin}${link.pathname}`.toLowerCase()).toBe(`${PUBLIC_LINK_BASE}/token/${token}`.toLowerCase());
+    expect(link.searchParams.get('r')).toBe(ME.address);
+  });
+
   it('creates an API key shown once, lists it once signed in, and revokes it', async () => {
     await testId(page, 'nav-keys').click();
     await expect.poll(attribute(page, 'keys-list', 'data-state')).toBe('signed-out');
@@ -274,7 +283,9 @@ describe('referrals, API keys and prepared requests pages', () => {
     // The row says which key asked: its label and its wallet.
     const source = row(page, id).getByTestId('request-source');
     expect(await source.getAttribute('data-source')).toBe('key');
-    expect(await source.textContent()).toContain(`“${BOT_KEY_LABEL}” of wallet ${BOT.address}`);
+    // The label is shown as a token of its own (escaped; see keyLabel.ts), the wallet in full after it.
+    expect(await source.getByTestId('source-key-label').textContent()).toBe(BOT_KEY_LABEL);
+    expect(await source.textContent()).toContain(`${BOT_KEY_LABEL} of wallet ${BOT.address}`);
     // One the app itself prepared says so.
     const fromApp = await api('/intents', {
       method: 'POST',

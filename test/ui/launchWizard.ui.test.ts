@@ -9,6 +9,7 @@ import { pngBytes } from '../support/pngImage';
 import { startTestService, type TestService } from '../support/startTestService';
 import {
   APP_TOKEN,
+  ARTIFACTS,
   approveReview,
   importLocalKey,
   launchChromium,
@@ -146,8 +147,28 @@ describe('the launch wizard in market-cap terms', () => {
     expect(await testId('launch-success-logo').getAttribute('src')).toMatch(/^data:image\/png/);
     expect(await testId('launch-success-name').textContent()).toContain('Done Cat');
     expect(await testId('launch-success-hash').inputValue()).toMatch(/^0x[0-9a-f]{64}$/);
-    // Not a registered referrer: the plain token link.
-    expect(new URL(await testId('launch-success-share').inputValue()).pathname).toBe(`/token/${token}`);
+    // No public link base: no link to this computer or the app's scheme is offered, but the address and why.
+    expect(await testId('launch-success-share').count()).toBe(0);
+    expect(await testId('launch-success-no-link-address').textContent()).toBe(token);
+    expect(await testId('launch-success-no-link-why').textContent()).toContain('public base of shared links');
+    await testId('launch-success-no-link-no-explorer').waitFor();
+    expect(await testId('launch-success').innerHTML()).not.toMatch(/127\.0\.0\.1|localhost|launchpad-companion:/);
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 700 },
+    ]) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme });
+        await page.waitForTimeout(400);
+        await page.screenshot({
+          path: join(ARTIFACTS, 'screens', `launch-success-no-link-base-${viewport.width}-${colorScheme}.png`),
+          fullPage: true,
+        });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
     // A successful launch clears the draft.
     await page.reload();
     await testId('launch-wizard').waitFor();

@@ -131,9 +131,13 @@ describe('token page', () => {
           .evaluate((c: HTMLCanvasElement) => c.width),
       )
       .toBeGreaterThan(100);
-    // With no signer, sharing copies the page's plain link.
+    // With no public link base, sharing offers no link to this computer: the address, and no explorer on the devnet.
     expect(await page.getByTestId('token-share').getAttribute('data-referral')).toBe('no');
-    expect(await page.getByTestId('token-share').getAttribute('data-link')).toBe(`${service.origin}/token/${owl}`);
+    expect(await page.getByTestId('token-share').getAttribute('data-link')).toBe('');
+    await page.getByTestId('token-share').click();
+    expect(await page.getByTestId('token-share-none-address').textContent()).toBe(owl);
+    await page.getByTestId('token-share-none-no-explorer').waitFor();
+    await page.getByTestId('token-share').click();
     await screenshot(page, 'token-first-buy');
     expect(errors).toEqual([]);
     await page.close();

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/testAccounts';
+import { shareOfBalance } from '../../src-shared/format/balance';
 import type { TradingFixture } from '../support/tradingFixture';
 import {
   APP_TOKEN,
@@ -152,7 +153,10 @@ describe('the trade panel', () => {
     await page.getByTestId('trade-side-sell').click();
     await page.getByTestId('trade-share-50').click();
     const held = BigInt((await page.getByTestId('balance-token').getAttribute('data-wei')) ?? '0');
-    await expect.poll(() => page.getByTestId('quote-pay').getAttribute('data-wei'), WAIT).toBe((held / 2n).toString());
+    // Half at the balance's precision, rounded down: never 18 noise digits (shareOfBalance's own tests cover the rounding).
+    const half = shareOfBalance(held, 18, 50);
+    expect(await page.getByTestId('trade-amount').inputValue()).toBe(half.text);
+    await expect.poll(() => page.getByTestId('quote-pay').getAttribute('data-wei'), WAIT).toBe(half.wei.toString());
     const confirmations = page.getByTestId('trade-confirmations');
     await confirmations.waitFor(WAIT);
     expect(await confirmations.getAttribute('data-count')).toBe('2');

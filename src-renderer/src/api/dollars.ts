@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatUnits } from 'viem';
-import type { MarketDollars, WalletBalance } from '../../../src-shared/appChannelTypes';
+import type { MarketDollars } from '../../../src-shared/appChannelTypes';
 import { appChannelAvailable, invoke } from '../wallet/appChannel';
 import { queryClient } from './queryClient';
 import type { TokenTrades } from './tokens';
 
 /** Dollar prices move with the WBNB/USDT pool; read again this often while something shows them. */
 const DOLLARS_REFRESH_MS = 30_000;
-const BALANCE_REFRESH_MS = 10_000;
 
 const dollarsQuery = {
   queryKey: ['app', 'dollars'],
@@ -64,15 +63,4 @@ function tokenUsd(address: string, listed: UsdPerUnit): number | null {
   if (!trades) return null;
   const { priceWei, pair } = trades.market;
   return priceUsd(priceWei, pair.decimals, listed(pair.address));
-}
-
-/** A wallet's BNB, kept fresh while shown (the header's balance). */
-export function useBnbBalance(address: string | null): bigint | null {
-  const query = useQuery({
-    queryKey: ['app', 'bnb', address],
-    queryFn: () => invoke<WalletBalance>('wallet.balance', { address }),
-    enabled: appChannelAvailable && address !== null,
-    refetchInterval: BALANCE_REFRESH_MS,
-  });
-  return query.data ? BigInt(query.data.bnbWei) : null;
 }

@@ -5,7 +5,10 @@ import { Amount } from '../ui/Amount';
 import { Card } from '../ui/Card';
 import { useTokenUsd } from './useTokenUsd';
 
-/** What the signer's wallet holds of the token and its pair, and its BNB for gas, each with its dollar value. */
+/**
+ * What the signer's wallet holds of the token and its pair, and its BNB for gas, each with its dollar value: the
+ * balances the trade panel reads too (useWalletBalances), written by the one balance formatter.
+ */
 export function TokenBalances({ balances }: { balances: Balances }) {
   const { token, pair } = balances;
   const { usdPerUnit } = useDollars();
@@ -40,7 +43,7 @@ export function TokenBalances({ balances }: { balances: Balances }) {
           <div key={row.testId} className="flex items-baseline justify-between gap-3">
             <dt className="text-muted">{row.label}</dt>
             <dd>
-              <Amount testId={row.testId} wei={row.wei} decimals={row.decimals} usdPerUnit={row.usd} round="down" />
+              <Amount testId={row.testId} wei={row.wei} decimals={row.decimals} usdPerUnit={row.usd} balance />
             </dd>
           </div>
         ))}

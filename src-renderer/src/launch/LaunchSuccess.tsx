@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Check, Copy, ExternalLink, PartyPopper } from 'lucide-react';
 import type { Address } from 'viem';
-import { apiBase } from '../api/apiBase';
+import { isShareableLink } from '../../../src-shared/publicLinkBase';
+import { NoShareLink } from '../components/NoShareLink';
+import { publicPageLink, usePublicLinkBase } from '../components/shareLinks';
 import { fetchReferralLink, fetchReferrer } from '../referrals/referralsApi';
 import { useRouter } from '../router/routes';
 import { Button } from '../ui/Button';
@@ -21,10 +23,11 @@ export interface LaunchedToken {
 
 /**
  * The link to share: the person's referral link to the token when they are a registered referrer (trades through it
- * pay them), else the token page's plain link.
+ * pay them), else the token page's plain link under the public base; null without a public base, since a link to this
+ * computer or the app's own scheme opens for nobody else.
  */
-function useShareLink(creator: Address, token: Address): { link: string; referral: boolean } {
-  const plain = `${new URL(apiBase).origin}/token/${token}`;
+function useShareLink(creator: Address, token: Address): { link: string; referral: boolean } | null {
+  const plain = publicPageLink(usePublicLinkBase(), `/token/${token}`);
   const query = useQuery({
     queryKey: ['launch', 'share-link', creator, token],
     queryFn: async () => {
@@ -34,7 +37,8 @@ function useShareLink(creator: Address, token: Address): { link: string; referra
     },
     staleTime: Number.POSITIVE_INFINITY,
   });
-  return query.data ? { link: query.data, referral: true } : { link: plain, referral: false };
+  if (query.data && isShareableLink(query.data)) return { link: query.data, referral: true };
+  return plain ? { link: plain, referral: false } : null;
 }
 
 /** Copies `text`; where the browser refuses, the text is shown selected for copying by hand. */
@@ -67,7 +71,10 @@ function CopyField({ label, text, testId, mono }: { label: string; text: string;
   );
 }
 
-/** After the launch: the token with its logo, the way to its page, the transaction's hash and a link to share. */
+/**
+ * After the launch: the token with its logo, the way to its page, the transaction's hash, and a link to share (or,
+ * without a public link base, the token's address and explorer link).
+ */
 export function LaunchSuccess({ launched, onAnother }: { launched: LaunchedToken; onAnother: () => void }) {
   const navigate = useRouter((s) => s.navigate);
   const share = useShareLink(launched.creator, launched.token);
@@ -107,11 +114,15 @@ export function LaunchSuccess({ launched, onAnother }: { launched: LaunchedToken
           Launch another
         </Button>
       </div>
-      <CopyField
-        label={share.referral ? 'Your referral link to the token' : 'Link to share'}
-        text={share.link}
-        testId="launch-success-share"
-      />
+      {share ? (
+        <CopyField
+          label={share.referral ? 'Your referral link to the token' : 'Link to share'}
+          text={share.link}
+          testId="launch-success-share"
+        />
+      ) : (
+        <NoShareLink token={launched.token} testId="launch-success-no-link" />
+      )}
       {launched.hash && <CopyField label="Transaction hash" text={launched.hash} testId="launch-success-hash" mono />}
     </Card>
   );

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { ApiError } from '../api/apiRequestError';
 import { useDollars } from '../api/dollars';
-import { fetchBalances, fetchToken, type TokenInfo } from '../api/tokens';
+import { fetchToken, type TokenInfo } from '../api/tokens';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { launchMarketQuery } from '../components/LaunchListCaps';
 import { PriceChart } from '../components/PriceChart';
@@ -16,6 +16,7 @@ import { useTitleSubject } from '../router/documentTitle';
 import { useRouter } from '../router/routes';
 import { TokenTradePanel } from '../trade/TokenTradePanel';
 import { Card } from '../ui/Card';
+import { balancesQuery, useWalletBalances } from '../wallet/walletBalances';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
 /** How often the trades and the market are read again while the page is open. */
@@ -37,25 +38,20 @@ function TokenView({ address }: { address: string }) {
   const tokenQuery = useQuery({ queryKey: ['token', address], queryFn: () => fetchToken(address) });
   // The same read as the launches list's row: one cache entry per token.
   const tradesQuery = useQuery({ ...launchMarketQuery(address), staleTime: 0, retry: 3, refetchInterval: REFRESH_MS });
-  const balancesQuery = useQuery({
-    queryKey: ['token', address, 'balances', wallet],
-    queryFn: () => fetchBalances(wallet as Address, address),
-    enabled: wallet !== null,
-  });
+  // The same balances the trade panel reads and checks against: one query, its BNB from the one BNB entry.
+  const walletBalances = useWalletBalances(wallet, address);
   const creator = tokenQuery.data?.creator ?? null;
   // The creator's holding, from the chain: the index follows trades, not every transfer.
-  const creatorQuery = useQuery({
-    queryKey: ['token', address, 'balances', creator],
-    queryFn: () => fetchBalances(creator as string, address),
-    enabled: creator !== null,
-    refetchInterval: REFRESH_MS * 6,
-  });
+  const creatorQuery = useQuery({ ...balancesQuery(creator, address), refetchInterval: REFRESH_MS * 6 });
   const token = loaded(tokenQuery);
   const trades = loaded(tradesQuery);
-  const balances = loaded(balancesQuery);
+  const balances = {
+    value: walletBalances.balances,
+    error: walletBalances.error ? failureOf(walletBalances.error) : null,
+  };
   const loadToken = tokenQuery.refetch;
   const loadTrades = tradesQuery.refetch;
-  const loadBalances = balancesQuery.refetch;
+  const loadBalances = walletBalances.refetch;
 
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), REFRESH_MS);

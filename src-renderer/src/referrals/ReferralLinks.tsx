@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { isShareableLink } from '../../../src-shared/publicLinkBase';
 import { ADDRESS_PATTERN as ADDRESS } from '../../../src-shared/schema/common';
 import { fetchLaunches } from '../api/launches';
 import { ErrorPanel } from '../components/ErrorPanel';
+import { NoShareLink } from '../components/NoShareLink';
 import { failureOf } from '../failureOf';
+import { Link } from '../router/Link';
 import { Button } from '../ui/Button';
 import { Card } from '../ui/Card';
 import type { WalletFailure } from '../wallet/walletStore';
@@ -32,7 +35,7 @@ function LinkRow({ name, label, link, note }: { name: string; label: string; lin
  * A token's page with the referrer, for a token picked from the launches or pasted: the link comes from the service
  * (which checks the address and puts it under the public link base), never from editing `{token}` by hand.
  */
-function TokenLink({ referrer }: { referrer: ReferrerRecord['address'] }) {
+function TokenLink({ referrer, shareable }: { referrer: ReferrerRecord['address']; shareable: boolean }) {
   const id = useId();
   const [picked, setPicked] = useState('');
   const [pasted, setPasted] = useState('');
@@ -41,7 +44,7 @@ function TokenLink({ referrer }: { referrer: ReferrerRecord['address'] }) {
   const link = useQuery({
     queryKey: ['referrals', referrer, 'link', `/token/${token}`],
     queryFn: () => fetchReferralLink(referrer, `/token/${token}`),
-    enabled: ADDRESS.test(token),
+    enabled: shareable && ADDRESS.test(token),
     staleTime: Number.POSITIVE_INFINITY,
   });
   const chosen = launches.data?.launches.find((launch) => launch.token.toLowerCase() === token.toLowerCase());
@@ -90,8 +93,13 @@ function TokenLink({ referrer }: { referrer: ReferrerRecord['address'] }) {
           A token address is 0x and 40 hex digits.
         </p>
       )}
-      {link.data && (
+      {link.data && isShareableLink(link.data.link) && (
         <LinkRow name="token" label={chosen ? `${chosen.symbol}'s page` : 'The token’s page'} link={link.data.link} />
+      )}
+      {!shareable && ADDRESS.test(token) && (
+        <div className="mt-3">
+          <NoShareLink token={token} testId="referral-token-no-link" explained />
+        </div>
       )}
       {link.error && <ErrorPanel title="Could not make that link" error={failureOf(link.error)} />}
     </div>
@@ -101,12 +109,16 @@ function TokenLink({ referrer }: { referrer: ReferrerRecord['address'] }) {
 /**
  * The referrer's links: the launch page, any token's page (picked, not typed into a template), and a link to
  * whichever page of the app the person names. A wallet that trades through one is bound to the referrer for life.
+ * Without a public link base there are no links others could open: it says what they need, and a picked token's
+ * address and explorer page stand in.
  */
 export function ReferralLinks({ record }: { record: ReferrerRecord }) {
   const id = useId();
   const [path, setPath] = useState('/');
   const [picked, setPicked] = useState<string | null>(null);
   const [failure, setFailure] = useState<WalletFailure | null>(null);
+  // Made under the public base: without one they would open for nobody else, and are not offered.
+  const shareable = isShareableLink(record.links.launch);
 
   async function makeLink() {
     setFailure(null);
@@ -125,38 +137,51 @@ export function ReferralLinks({ record }: { record: ReferrerRecord }) {
           Register first: until then, trades through these links are refused rather than paying you.
         </p>
       )}
-      <div className="divide-y divide-line">
-        <LinkRow name="launch" label="Launch a token" link={record.links.launch} />
-        <LinkRow name="home" label="The launches" link={record.links.base} />
-        <TokenLink referrer={record.address} />
-        <div className="py-3">
-          <form
-            className="flex flex-wrap items-end gap-3"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void makeLink();
-            }}
-          >
-            <div className="flex min-w-56 flex-1 flex-col gap-1.5">
-              <label htmlFor={`${id}-path`} className="text-[0.8125rem] font-medium">
-                Another page of the app
-              </label>
-              <input
-                id={`${id}-path`}
-                value={path}
-                onChange={(event) => setPath(event.target.value)}
-                placeholder="/activity"
-                data-testid="referral-path"
-                className="font-mono"
-              />
-            </div>
-            <Button type="submit" disabled={!path.trim().startsWith('/')} testId="referral-path-make">
-              Make the link
-            </Button>
-          </form>
-          {picked && <LinkRow name="picked" label="That page" link={picked} />}
-          {failure && <ErrorPanel title="Could not make that link" error={failure} />}
+      {!shareable && (
+        <div className="mb-2 rounded-lg bg-raised px-3 py-2" data-testid="referral-links-no-base">
+          <p className="font-semibold">No links to share yet</p>
+          <p className="text-muted">
+            A referral link others can open needs the public base of shared links: an https:// site that serves this
+            app's pages, set in <Link to="/settings">Settings</Link>. Without one, a link would point at this computer
+            or at the app's own scheme, which open for nobody else. Meanwhile, pick a token for its address and explorer
+            page.
+          </p>
         </div>
+      )}
+      <div className="divide-y divide-line">
+        {shareable && <LinkRow name="launch" label="Launch a token" link={record.links.launch} />}
+        {shareable && <LinkRow name="home" label="The launches" link={record.links.base} />}
+        <TokenLink referrer={record.address} shareable={shareable} />
+        {shareable && (
+          <div className="py-3">
+            <form
+              className="flex flex-wrap items-end gap-3"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void makeLink();
+              }}
+            >
+              <div className="flex min-w-56 flex-1 flex-col gap-1.5">
+                <label htmlFor={`${id}-path`} className="text-[0.8125rem] font-medium">
+                  Another page of the app
+                </label>
+                <input
+                  id={`${id}-path`}
+                  value={path}
+                  onChange={(event) => setPath(event.target.value)}
+                  placeholder="/activity"
+                  data-testid="referral-path"
+                  className="font-mono"
+                />
+              </div>
+              <Button type="submit" disabled={!path.trim().startsWith('/')} testId="referral-path-make">
+                Make the link
+              </Button>
+            </form>
+            {picked && isShareableLink(picked) && <LinkRow name="picked" label="That page" link={picked} />}
+            {failure && <ErrorPanel title="Could not make that link" error={failure} />}
+          </div>
+        )}
       </div>
     </Card>
   );

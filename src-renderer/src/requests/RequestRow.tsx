@@ -18,6 +18,7 @@ import { INTENT_STATUS_TEXT, type IntentStatus, intentStatus, isOpen } from './i
 import { type Intent, rejectIntent } from './intentsApi';
 import { RejectDialog } from './RejectDialog';
 import { RequestTrade } from './RequestTrade';
+import { SourceText } from './SourceText';
 import { signIntent } from './signIntent';
 import { describeRequest, userRequestOf } from './userRequestOf';
 
@@ -121,7 +122,7 @@ export function RequestRow({
           data-testid="request-source"
           data-source={intent.source.kind}
         >
-          asked by {intentSourceText(intent)}
+          asked by <SourceText text={intentSourceText(intent)} />
         </div>
       </td>
       <td className="text-[0.8125rem] whitespace-nowrap text-muted">

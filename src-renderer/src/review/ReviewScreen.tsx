@@ -1,5 +1,6 @@
 import { OctagonX, TriangleAlert, Usb } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { SourceText } from '../requests/SourceText';
 import { useSettingsStore } from '../store/settingsStore';
 import { Button } from '../ui/Button';
 import { LaunchSummary } from './LaunchSummary';
@@ -70,7 +71,12 @@ function ReviewDialog({
         <header className="flex flex-col gap-1">
           <p className="text-xs font-semibold tracking-wide text-muted uppercase" data-testid="review-step">
             {item.stepLabel}
-            {item.askedBy && <span data-testid="review-asked-by"> · the bot {item.askedBy} asked for it</span>}
+            {item.askedBy && (
+              <span data-testid="review-asked-by">
+                {' '}
+                · the bot <SourceText text={item.askedBy} /> asked for it
+              </span>
+            )}
           </p>
           <h2 id="review-title" data-testid="review-title" className="text-lg leading-snug font-semibold">
             {item.title}

@@ -315,8 +315,10 @@ export function AppSettingsForm({ info }: { info: AppInfo }) {
                   onChange={(e) => setPublicLinkBase(e.target.value)}
                 />
                 <p className="text-xs text-muted">
-                  The https:// site that serves this app's pages, if you host one: referral links are made under it.
-                  Left empty, links open the desktop app by its own scheme. Never this computer's own address.
+                  The https:// site that serves this app's pages, if you host one: referral and token links are made
+                  under it. Left empty, the app offers no link to share (one to this computer or to the app's own scheme
+                  opens for nobody else), only a token's address and its explorer page. Never this computer's own
+                  address.
                 </p>
               </div>
               <label className="flex items-center gap-2 lg:col-span-2">

@@ -1,9 +1,10 @@
-import { useBnbBalance, useDollars } from '../api/dollars';
+import { useDollars } from '../api/dollars';
 import { useSettingsStore } from '../store/settingsStore';
 import { Amount } from '../ui/Amount';
+import { useBnbBalance } from '../wallet/walletBalances';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
-/** The signer's BNB and its dollar value, in the header. */
+/** The signer's BNB and its dollar value, in the header: the same entry and formatter as every other BNB balance. */
 export function HeaderBalance() {
   const address = useWallet(activeAddress);
   const balance = useBnbBalance(address);
@@ -16,7 +17,7 @@ export function HeaderBalance() {
         wei={balance}
         decimals={18}
         symbol="BNB"
-        significant={5}
+        balance
         usdPerUnit={usdPerUnit(settings.settings.contracts.wbnb)}
       />
     </span>

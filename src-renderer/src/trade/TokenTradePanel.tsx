@@ -18,7 +18,8 @@ import { useTradePanel } from './useTradePanel';
  * Buy or sell the token: the amount with the wallet's balance beside it and quick amounts, a live quote with its
  * dollar values and price-impact tier, the network fee, and the button that builds the trade for the signer's wallet
  * and takes it through the review screen. A referral link's referrer goes into the build. The button says what the
- * wallet lacks before anything is built, and a trade over 15% impact needs its own confirm.
+ * wallet lacks before anything is built, and a trade over 15% impact needs its own confirm. A slippage over 5% says
+ * what it may cost at this size, and one over 20% is typed twice before the trade goes on.
  */
 export function TokenTradePanel({
   token,
@@ -59,6 +60,13 @@ export function TokenTradePanel({
           bps={panel.slippageBps}
           maxBps={panel.maxSlippageBps}
           onChange={panel.setSlippage}
+          quote={fresh}
+          currencies={{
+            token: { decimals: token.decimals, usdPerUnit: panel.tokenUsd },
+            pair: { decimals: token.quote.decimals, usdPerUnit: panel.pairUsd },
+          }}
+          retyped={panel.slippageRetype}
+          onRetype={panel.setSlippageRetype}
         />
         <TokenQuoteView
           state={panel.quote}
@@ -91,6 +99,7 @@ export function TokenTradePanel({
             tier={panel.tier}
             quote={fresh}
             ready={panel.ready}
+            slippageNeedsRetype={panel.slippageNeedsRetype}
           />
         )}
       </form>

@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem';
+import { shareOfBalance } from '../../../src-shared/format/balance';
 import type { Balances, Side, TokenInfo } from '../api/tokens';
 import { Button } from '../ui/Button';
 import type { TradeEdit } from './useTradePanel';
@@ -49,8 +49,9 @@ export function TradeQuickAmounts({
               disabled={!balances || BigInt(balances.token.wei) === 0n}
               onClick={() => {
                 if (!balances) return;
-                const wei = (BigInt(balances.token.wei) * BigInt(share)) / 100n;
-                onEdit({ exact: 'in', amount: formatUnits(wei, balances.token.decimals) });
+                // At the balance's own precision, rounded down: never more than is held, never 18 noise digits.
+                const { text } = shareOfBalance(BigInt(balances.token.wei), balances.token.decimals, share);
+                onEdit({ exact: 'in', amount: text });
               }}
             >
               {share === 100 ? 'Max' : `${share}%`}

@@ -64,14 +64,7 @@ export function TradeSideAmount({
           {held && (
             <span className="text-xs text-muted" data-testid="trade-balance">
               Balance{' '}
-              <Amount
-                wei={held.wei}
-                decimals={held.decimals}
-                symbol={held.symbol}
-                significant={5}
-                round="down"
-                className="text-fg"
-              />
+              <Amount wei={held.wei} decimals={held.decimals} symbol={held.symbol} balance className="text-fg" />
             </span>
           )}
         </div>

@@ -4,7 +4,7 @@ import { formatPct, type ImpactTier } from './TokenQuoteView';
 
 /**
  * The button that builds the trade and takes it to the review. It says what the wallet lacks before anything is
- * built, and the price impact when that needed its own confirm.
+ * built, the price impact when that needed its own confirm, and a high slippage still to be typed again.
  */
 export function TradeSubmitButton({
   side,
@@ -13,6 +13,7 @@ export function TradeSubmitButton({
   tier,
   quote,
   ready,
+  slippageNeedsRetype,
 }: {
   side: Side;
   /** The token's symbol. */
@@ -21,13 +22,17 @@ export function TradeSubmitButton({
   tier: ImpactTier;
   quote: TradeQuote | null;
   ready: boolean;
+  /** A slippage over 20% not yet typed again. */
+  slippageNeedsRetype: boolean;
 }) {
   const verb = side === 'buy' ? 'Buy' : 'Sell';
   const text = short
     ? `Insufficient ${short}`
-    : tier === 'high' && quote
-      ? `${verb} anyway at −${formatPct(quote.priceImpactPct)} impact`
-      : `${verb} ${symbol}`;
+    : slippageNeedsRetype
+      ? 'Type the slippage again to go on'
+      : tier === 'high' && quote
+        ? `${verb} anyway at −${formatPct(quote.priceImpactPct)} impact`
+        : `${verb} ${symbol}`;
   return (
     <Button
       type="submit"

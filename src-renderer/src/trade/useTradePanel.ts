@@ -1,12 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Address } from 'viem';
 import { useDollars } from '../api/dollars';
-import { type Exact, fetchBalances, type Side, type TokenInfo, type TradeAsk } from '../api/tokens';
+import type { Exact, Side, TokenInfo, TradeAsk } from '../api/tokens';
 import { useTokenUsd } from '../components/useTokenUsd';
 import { useSettingsStore } from '../store/settingsStore';
+import { useWalletBalances } from '../wallet/walletBalances';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 import { GAS_RESERVE_WEI, shortOf } from './shortOf';
+import { slippageRetyped, slippageTier } from './slippageRisk';
 import { impactTier } from './TokenQuoteView';
 import { slippageBpsOf, weiOf } from './tradeInput';
 import { useTokenQuote } from './useTokenQuote';
@@ -41,6 +43,8 @@ export function useTradePanel(token: TokenInfo, referrer: Address | null, onTrad
   const [amount, setAmount] = useState('');
   /** Null until the person types one: the settings' default is shown meanwhile. */
   const [slippage, setSlippage] = useState<string | null>(null);
+  /** The slippage typed a second time: a slippage over 20% goes on only once the two agree. */
+  const [slippageRetype, setSlippageRetype] = useState('');
   const [impactAccepted, setImpactAccepted] = useState(false);
   const [nonce, setNonce] = useState(0);
   const sending = useTradeSubmit(token, referrer, () => {
@@ -52,12 +56,8 @@ export function useTradePanel(token: TokenInfo, referrer: Address | null, onTrad
     onTraded();
   });
 
-  const balancesQuery = useQuery({
-    queryKey: ['token', token.address, 'balances', wallet],
-    queryFn: () => fetchBalances(wallet as Address, token.address),
-    enabled: wallet !== null,
-  });
-  const balances = balancesQuery.data ?? null;
+  // The balances the page's balances card shows: one query, and BNB from the one entry the header shows too.
+  const { balances } = useWalletBalances(wallet, token.address);
 
   const slippageText = slippage ?? String(limits.defaultSlippageBps / 100);
   const slippageBps = slippageBpsOf(slippageText, limits.maxSlippageBps);
@@ -86,6 +86,8 @@ export function useTradePanel(token: TokenInfo, referrer: Address | null, onTrad
   const short = shortBeforeBuild ?? (preview.error?.code === 'INSUFFICIENT_BALANCE' ? 'BNB' : null);
 
   const tier = fresh ? impactTier(fresh.priceImpactPct) : 'low';
+  const slippageNeedsRetype =
+    slippageTier(slippageBps) === 'retype' && !slippageRetyped(slippageRetype, slippageBps, limits.maxSlippageBps);
   const ready =
     wallet !== null &&
     !sending.busy &&
@@ -93,7 +95,8 @@ export function useTradePanel(token: TokenInfo, referrer: Address | null, onTrad
     quote.error === null &&
     fresh !== null &&
     short === null &&
-    !(tier === 'high' && !impactAccepted);
+    !(tier === 'high' && !impactAccepted) &&
+    !slippageNeedsRetype;
 
   return {
     wallet,
@@ -108,6 +111,9 @@ export function useTradePanel(token: TokenInfo, referrer: Address | null, onTrad
     slippageText,
     slippageBps,
     maxSlippageBps: limits.maxSlippageBps,
+    slippageRetype,
+    /** True while a slippage over 20% has not been typed again to match. */
+    slippageNeedsRetype,
     quote,
     /** The quote for what is typed now; null while it is on its way. */
     fresh,
@@ -129,7 +135,12 @@ export function useTradePanel(token: TokenInfo, referrer: Address | null, onTrad
       if (next.amount !== undefined) setAmount(next.amount);
       setImpactAccepted(false);
     },
-    setSlippage,
+    setSlippage(text: string) {
+      // A new slippage is confirmed anew: the number typed again was for the one before.
+      setSlippage(text);
+      setSlippageRetype('');
+    },
+    setSlippageRetype,
     setImpactAccepted,
     submit() {
       if (ready && ask) void sending.submit(ask);

@@ -1,14 +1,23 @@
 import { useState } from 'react';
 import type { Address } from 'viem';
+import { formatExact } from '../../../src-shared/format/numbers';
 import { buildTrade, type TokenInfo, type TradeAsk } from '../api/tokens';
 import { type ActionProgress, sendBuild } from '../wallet/sendBuild';
+import { weiOf } from './tradeInput';
 
-/** One sentence naming the trade: "Buy MCAT with 0.1 BNB", "Sell 500 MCAT". */
+/** The typed amount as the title reads it: every digit (it is exact), with separators. */
+function legibleAmount(amount: string, decimals: number): string {
+  const wei = weiOf(amount, decimals);
+  return wei === null ? amount : formatExact(wei, decimals);
+}
+
+/** One sentence naming the trade: "Buy MCAT with 0.1 BNB", "Sell 6,880,770 MCAT". */
 function titleOf(ask: TradeAsk, token: TokenInfo): string {
   const pairSide = (ask.side === 'buy') === (ask.exact === 'in');
   const verb = ask.side === 'buy' ? 'Buy' : 'Sell';
-  if (!pairSide) return `${verb} ${ask.amount} ${token.symbol}`;
-  return `${verb} ${token.symbol} ${ask.side === 'buy' ? 'with' : 'for'} ${ask.amount} ${token.quote.symbol}`;
+  if (!pairSide) return `${verb} ${legibleAmount(ask.amount, token.decimals)} ${token.symbol}`;
+  const paid = legibleAmount(ask.amount, token.quote.decimals);
+  return `${verb} ${token.symbol} ${ask.side === 'buy' ? 'with' : 'for'} ${paid} ${token.quote.symbol}`;
 }
 
 export interface TradeSubmit {

@@ -1,3 +1,4 @@
+import { formatBalance } from '../../../src-shared/format/balance';
 import { formatAmount, formatExact, formatUsd, usdValue } from '../../../src-shared/format/numbers';
 import { cn } from './cn';
 
@@ -17,6 +18,11 @@ interface AmountProps {
   className?: string;
   /** The dollar value under the amount instead of after it. */
   stacked?: boolean;
+  /**
+   * A wallet's balance: written by the one balance formatter (the whole integer part, six significant digits at
+   * least, rounded down), so a balance reads the same on every card. `significant` and `round` are then not used.
+   */
+  balance?: boolean;
 }
 
 /**
@@ -34,6 +40,7 @@ export function Amount({
   testId,
   className,
   stacked,
+  balance,
 }: AmountProps) {
   const value = typeof wei === 'bigint' ? wei : BigInt(wei);
   const exact = `${formatExact(value, decimals)}${symbol ? ` ${symbol}` : ''}`;
@@ -46,7 +53,7 @@ export function Amount({
       className={cn('tabular whitespace-nowrap', stacked && 'inline-flex flex-col items-end leading-tight', className)}
     >
       <span>
-        {formatAmount(value, decimals, { significant, compact, round })}
+        {balance ? formatBalance(value, decimals) : formatAmount(value, decimals, { significant, compact, round })}
         {symbol && <span className="ml-1 text-muted">{symbol}</span>}
       </span>
       {usd !== null && (
