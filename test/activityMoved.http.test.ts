@@ -28,6 +28,8 @@ let f: TradingFixture;
 
 beforeAll(async () => {
   f = await startTradingFixture({
+    // The review's ticks confirm main's warnings here: one launch splits its first buy to other wallets.
+    allowWarnedSigning: true,
     appToken: TOKEN,
     // A cheap scrypt cost: the keystore is the same, only its work factor is lower.
     keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }),
@@ -68,8 +70,17 @@ async function build(side: 'buy' | 'sell', amount: string): Promise<Built> {
 
 /** Prepares, signs and sends one transaction through the app channel as the review does, and waits for its receipt. */
 async function send(tx: Record<string, unknown>, step: string, kind: string, title: string) {
-  const prepared = await app<{ id: string }>('tx.prepare', { tx });
-  const sent = await app<{ id: string; hash: Hex }>('tx.send', { tx, prepared: prepared.id, step, kind, title });
+  const prepared = await app<{ id: string; warnings: { id: string }[] }>('tx.prepare', { tx });
+  // The person confirms what main warns about (a first buy split to other wallets), as on the review.
+  const confirmedWarnings = prepared.warnings.map((warning) => warning.id);
+  const sent = await app<{ id: string; hash: Hex }>('tx.send', {
+    tx,
+    prepared: prepared.id,
+    confirmedWarnings,
+    step,
+    kind,
+    title,
+  });
   const settled = await app<ActivityEntry>('tx.wait', { id: sent.id });
   expect(settled.status).toBe('confirmed');
   const receipt = await f.client.getTransactionReceipt({ hash: sent.hash });

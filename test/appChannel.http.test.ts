@@ -266,7 +266,7 @@ describe("main's last guard, whatever the page sends", () => {
     const nativeBuy = buyParams(f.contracts.wbnb as string, 10n ** 16n);
     const overpaid = await send(routerCall('buyExactIn', nativeBuy, 10n ** 18n));
     expect(overpaid.error?.code).toBe('UNKNOWN_CONTRACT');
-    expect(overpaid.error?.message).toContain('where the call pays 10000000000000000');
+    expect(overpaid.error?.message).toContain('sending 1 BNB where the call pays 0.01 BNB');
   });
 
   it("refuses functions of our contracts the service never builds (the router's callback, Permit2's others)", async () => {

@@ -48,8 +48,9 @@ beforeAll(async () => {
   const settings = services.settings.get.bind(services.settings);
   realSettings = settings as never;
   services.settings.get = () => (brokenSettings ? (brokenSettings() as never) : settings());
-  const media = services.media.get.bind(services.media);
-  services.media.get = async (cid) => {
+  // The route serves through `serve` (which also marks a cached logo as used, and fetches a pruned one again).
+  const media = services.media.serve.bind(services.media);
+  services.media.serve = async (cid) => {
     const file = await media(cid);
     return file && servedAs ? { ...file, mime: servedAs } : file;
   };

@@ -167,10 +167,17 @@ describe('with a private RPC (the stand-in), trades included', () => {
         firstBuy: '0.2',
       });
       expect(built.status, JSON.stringify(built.body)).toBe(200);
+      const prepared = (await at.person.channel('tx.prepare', { tx: built.body.tx })) as { id: string };
       const response = await fetch(`${at.service.origin}/app/tx.send`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${APP_TOKEN}` },
-        body: JSON.stringify({ tx: built.body.tx, step: 'main', kind: 'launch', title: 'Launch DOWN' }),
+        body: JSON.stringify({
+          tx: built.body.tx,
+          prepared: prepared.id,
+          step: 'main',
+          kind: 'launch',
+          title: 'Launch DOWN',
+        }),
       });
       const { error } = (await response.json()) as { error: { code: string; message: string; fix: string } };
       const list = (await at.person.channel('activity.list', {})) as {

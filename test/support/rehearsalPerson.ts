@@ -9,10 +9,14 @@ import type { TestServiceOptions } from './startTestService';
 export const APP_TOKEN = 'rehearsal-app-token-0123456789abcdef';
 const PASSPHRASE = 'rehearsal passphrase';
 
-/** Service options for a person using the app: the app channel on, a cheap keystore (same format, lower work). */
+/**
+ * Service options for a person using the app: the app channel on, a cheap keystore (same format, lower work), and the
+ * review's ticks taken as the confirmation of main's warnings (the person here trades through referral links).
+ */
 export const PERSON_OPTIONS: TestServiceOptions = {
   appToken: APP_TOKEN,
   keyCipher: passphraseCipher({ n: 2 ** 12, r: 8, p: 1 }),
+  allowWarnedSigning: true,
 };
 
 export interface Sent {
@@ -54,9 +58,18 @@ export async function rehearsalPerson(
   };
   /** Sends one transaction of a build through the app's sender and waits for what the app says became of it. */
   const send = async (tx: unknown, step: string, kind: string, title: string): Promise<Sent> => {
-    // Prepared first, as the review does: main signs only what it prepared (and judged).
+    // Prepared first, as the review does: main signs only what it prepared (and judged). The person ticks what main
+    // warns about, as on the review (a referral link's first trade binds the wallet).
     const prepared = await channel('tx.prepare', { tx });
-    const sent = await channel('tx.send', { tx, prepared: prepared.id, step, kind, title: title.slice(0, 200) });
+    const confirmedWarnings = (prepared.warnings as { id: string }[]).map((warning) => warning.id);
+    const sent = await channel('tx.send', {
+      tx,
+      prepared: prepared.id,
+      confirmedWarnings,
+      step,
+      kind,
+      title: title.slice(0, 200),
+    });
     let settled: Sent['settled'];
     try {
       settled = await channel('tx.wait', { id: sent.id });

@@ -34,7 +34,14 @@ let browser: Browser;
 let token: Address;
 
 beforeAll(async () => {
-  service = await startTestService(undefined, { ...webUiOptions, publicLinkBase: PUBLIC_LINK_BASE, now });
+  // Started with --allow-warned-signing: a bot's launch paying elsewhere is signed here once each warning is ticked (a
+  // server without it refuses such requests: test/ui/review.ui.test.ts).
+  service = await startTestService(undefined, {
+    ...webUiOptions,
+    publicLinkBase: PUBLIC_LINK_BASE,
+    now,
+    allowWarnedSigning: true,
+  });
   s = await serviceDrivers(service);
   const launched = await s.launcher.launch({ creator: 2, saltSeed: 'accounts-ui' });
   if (launched.result !== 'ok') throw new Error(`launch failed: ${launched.result}`);

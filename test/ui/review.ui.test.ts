@@ -133,6 +133,8 @@ describe('the review screen', () => {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width, height });
         await page.emulateMedia({ colorScheme });
+        // The theme's colours ease in: taken at once, the buttons were caught half way.
+        await page.waitForTimeout(400);
         await page.screenshot({ path: `${ARTIFACTS}/review-main-warns-${width}x${height}-${colorScheme}.png` });
       }
     }
