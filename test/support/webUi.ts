@@ -40,6 +40,20 @@ export interface AppLook {
 }
 
 /**
+ * The open page at one window size and theme, once the theme's colours have finished easing (they change over 150 ms):
+ * a screenshot or an axe check taken at once caught buttons half way, in colours neither theme has.
+ */
+export async function showAs(
+  page: Page,
+  viewport: { width: number; height: number },
+  colorScheme: 'light' | 'dark',
+): Promise<void> {
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme });
+  await page.waitForTimeout(400);
+}
+
+/**
  * A page of the app opened with the run's token (as the address `npm start` prints), collecting console errors so a
  * test can expect none.
  */

@@ -12,6 +12,7 @@ import {
   importLocalKey,
   openApp,
   screenshot,
+  showAs,
   startTradingUi,
   stopTradingUi,
 } from '../support/webUi';
@@ -85,8 +86,7 @@ describe('the review screen', () => {
       [1024, 700],
     ] as const) {
       for (const colorScheme of ['light', 'dark'] as const) {
-        await page.setViewportSize({ width, height });
-        await page.emulateMedia({ colorScheme });
+        await showAs(page, { width, height }, colorScheme);
         await page.screenshot({ path: `${ARTIFACTS}/review-blocked-${width}x${height}-${colorScheme}.png` });
       }
     }
@@ -131,10 +131,7 @@ describe('the review screen', () => {
       [1024, 700],
     ] as const) {
       for (const colorScheme of ['light', 'dark'] as const) {
-        await page.setViewportSize({ width, height });
-        await page.emulateMedia({ colorScheme });
-        // The theme's colours ease in: taken at once, the buttons were caught half way.
-        await page.waitForTimeout(400);
+        await showAs(page, { width, height }, colorScheme);
         await page.screenshot({ path: `${ARTIFACTS}/review-main-warns-${width}x${height}-${colorScheme}.png` });
       }
     }

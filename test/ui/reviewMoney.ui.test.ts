@@ -13,6 +13,7 @@ import {
   approveUntilSettled,
   importLocalKey,
   openApp,
+  showAs,
   startTradingUi,
   stopTradingUi,
 } from '../support/webUi';
@@ -66,8 +67,7 @@ async function shots(page: Page, name: string): Promise<void> {
   const found: Violation[] = [];
   for (const { width, height } of SIZES) {
     for (const colorScheme of THEMES) {
-      await page.setViewportSize({ width, height });
-      await page.emulateMedia({ colorScheme });
+      await showAs(page, { width, height }, colorScheme);
       await page.screenshot({ path: join(dir, `${name}-${width}-${colorScheme}.png`) });
       for (const violation of await seriousViolations(page))
         found.push({ ...violation, where: [`${colorScheme} ${width}`] });

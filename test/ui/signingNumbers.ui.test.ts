@@ -9,7 +9,15 @@ import { formatBalance, shareOfBalance } from '../../src-shared/format/balance';
 import { formatExact } from '../../src-shared/format/numbers';
 import { jsonInit } from '../support/jsonInit';
 import type { TradingFixture } from '../support/tradingFixture';
-import { ARTIFACTS, approveReview, importLocalKey, openApp, startTradingUi, stopTradingUi } from '../support/webUi';
+import {
+  ARTIFACTS,
+  approveReview,
+  importLocalKey,
+  openApp,
+  showAs,
+  startTradingUi,
+  stopTradingUi,
+} from '../support/webUi';
 
 /*
  * The trade panel's and pages' numbers and links at signing time, in a real browser on the devnet with no public link
@@ -39,10 +47,7 @@ async function api(path: string, init: RequestInit = {}) {
 async function screenshots(page: Page, name: string): Promise<void> {
   for (const viewport of LOOKS) {
     for (const colorScheme of ['light', 'dark'] as const) {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
-      // Colours change through a short transition: the screenshot is of the theme, not of the change.
-      await page.waitForTimeout(400);
+      await showAs(page, viewport, colorScheme);
       await page.screenshot({
         path: join(ARTIFACTS, 'screens', `${name}-${viewport.width}-${colorScheme}.png`),
         fullPage: true,
