@@ -76,7 +76,8 @@ export async function judgeTransaction(
     { known, now: Math.floor(sources.now() / 1000) },
   );
   const { call } = summary;
-  const bound = call.kind === 'trade' ? await sources.boundReferrer(wallet) : null;
+  // Unreadable, the binding counts as none: a referrer in the call is then warned about, never waved through.
+  const bound = call.kind === 'trade' ? await sources.boundReferrer(wallet).catch(() => null) : null;
   const warnings = interestWarnings(summary, { signer: wallet, referrer: bound, slippageBps: 10_000 }, {}, known)
     // Main's guard lets through only approvals a build of this service made for this wallet (Permit2's own flow:
     // unlimited to Permit2, which lets only the wallet's own signed trades pull); the review still asks for a tick.
