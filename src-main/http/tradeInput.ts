@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { formatDecimalAmount, parseDecimalAmount } from '../core/units/decimalAmount';
-import { type MicroPrice, pairMicroPrice, tokenMicroPrice, type UsdRate, usdText } from '../core/units/dollarValue';
-import type { Quote, QuoteRequest } from '../services/quoteService';
+import { type MicroPrice, usdText } from '../core/units/dollarValue';
+import { type Quote, type QuoteRequest, quotePrices } from '../services/quoteService';
 import type { TokenFacts, TokenRegistry } from '../services/tokenRegistry';
 
 /** A trade's terms as its schema read them (QuoteQuerySchema for a quote, TradeBodySchema for a build). */
@@ -29,32 +29,6 @@ export function tradeRequestFor(terms: TradeTerms, token: TokenFacts): QuoteRequ
   const decimals = pairSide ? token.pair.decimals : token.decimals;
   const amount = parseDecimalAmount(terms.amount, decimals, 'amount');
   return { token, side, exact, amount, slippageBps };
-}
-
-/** The prices quotePrices worked out last, by what they were worked out from: a bot asks the same pool again and again. */
-let lastPrices:
-  | { rate: UsdRate | null; sqrtPriceX96: bigint; tokenIs0: boolean; pair: MicroPrice | null; token: MicroPrice | null }
-  | undefined;
-
-/**
- * What a wei of each amount of a quote is worth in dollars: the pair's at its dollar rate, the token's at the pool's
- * price before the trade in that rate (not the trade's own price, which its size moves). Null where unpriced.
- */
-export function quotePrices(quote: Quote): {
-  pay: MicroPrice | null;
-  receive: MicroPrice | null;
-  pair: MicroPrice | null;
-} {
-  const { pairUsd: rate, midSqrtPriceX96: sqrtPriceX96 } = quote;
-  const { tokenIs0 } = quote.token;
-  let last = lastPrices;
-  if (!last || last.rate !== rate || last.sqrtPriceX96 !== sqrtPriceX96 || last.tokenIs0 !== tokenIs0) {
-    const pair = pairMicroPrice(rate);
-    last = { rate, sqrtPriceX96, tokenIs0, pair, token: pair && tokenMicroPrice(sqrtPriceX96, tokenIs0, rate) };
-    lastPrices = last;
-  }
-  const { pair, token } = last;
-  return quote.side === 'buy' ? { pay: pair, receive: token, pair } : { pay: token, receive: pair, pair };
 }
 
 const amount = (currency: { decimals: number; symbol: string }, wei: bigint, price: MicroPrice | null) => ({

@@ -1,8 +1,8 @@
 import { formatDecimalDigits } from '../core/units/decimalAmount';
 import { type MicroPrice, usdText } from '../core/units/dollarValue';
-import type { Quote } from '../services/quoteService';
+import { type Quote, quotePrices } from '../services/quoteService';
 import type { TokenFacts } from '../services/tokenRegistry';
-import { quotePrices, tradeJson } from './tradeInput';
+import { tradeJson } from './tradeInput';
 
 /** Each token's part of the answer, `{"token":{…}`, written once by tradeJson itself: a token's facts never change. */
 const heads = new WeakMap<TokenFacts, string>();

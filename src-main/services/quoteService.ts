@@ -3,7 +3,7 @@ import { ApiError } from '../core/errors';
 import type { PoolState } from '../core/swap/poolState';
 import { simulateSwap } from '../core/swap/simulateSwap';
 import { grossForNet, maxPayFor, minReceiveFor, siteFeeOn } from '../core/trade/siteFee';
-import type { UsdRate } from '../core/units/dollarValue';
+import { type MicroPrice, pairMicroPrice, tokenMicroPrice, type UsdRate } from '../core/units/dollarValue';
 import type { PoolBirth, PoolStateService } from './poolStateService';
 import type { SettingsService } from './settingsService';
 import type { Currency, TokenFacts } from './tokenRegistry';
@@ -222,4 +222,30 @@ function priceImpact(pool: PoolState, swap: ReturnType<typeof simulateSwap>, zer
 function birthOf(token: TokenFacts): PoolBirth | undefined {
   if (token.launchBlock === undefined) return undefined;
   return { block: token.launchBlock, fee: token.feeTier, tickSpacing: token.tickSpacing };
+}
+
+/** The prices quotePrices worked out last, by what they were worked out from: a bot asks the same pool again and again. */
+let lastPrices:
+  | { rate: UsdRate | null; sqrtPriceX96: bigint; tokenIs0: boolean; pair: MicroPrice | null; token: MicroPrice | null }
+  | undefined;
+
+/**
+ * What a wei of each amount of a quote is worth in dollars: the pair's at its dollar rate, the token's at the pool's
+ * price before the trade in that rate (not the trade's own price, which its size moves). Null where unpriced.
+ */
+export function quotePrices(quote: Quote): {
+  pay: MicroPrice | null;
+  receive: MicroPrice | null;
+  pair: MicroPrice | null;
+} {
+  const { pairUsd: rate, midSqrtPriceX96: sqrtPriceX96 } = quote;
+  const { tokenIs0 } = quote.token;
+  let last = lastPrices;
+  if (!last || last.rate !== rate || last.sqrtPriceX96 !== sqrtPriceX96 || last.tokenIs0 !== tokenIs0) {
+    const pair = pairMicroPrice(rate);
+    last = { rate, sqrtPriceX96, tokenIs0, pair, token: pair && tokenMicroPrice(sqrtPriceX96, tokenIs0, rate) };
+    lastPrices = last;
+  }
+  const { pair, token } = last;
+  return quote.side === 'buy' ? { pay: pair, receive: token, pair } : { pay: token, receive: pair, pair };
 }

@@ -6,8 +6,8 @@ import { decodeCall, type TradeParams } from '../../src-shared/inspect/decodeCal
 import { addressLabel, type KnownContracts } from '../../src-shared/inspect/knownContracts';
 import { headlineOf, type InterestWarning, interestWarnings } from '../../src-shared/inspect/signingView';
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
-import { type MicroPrice, pairMicroPrice, tokenMicroPrice, usdMicros } from '../core/units/dollarValue';
-import type { Quote } from './quoteService';
+import { type MicroPrice, usdMicros } from '../core/units/dollarValue';
+import { type Quote, quotePrices } from './quoteService';
 
 /** A warning main itself raised about a transaction it is asked to sign: the person must confirm it to main. */
 export type SigningWarning = InterestWarning;
@@ -173,13 +173,6 @@ async function feeWarning(fees: FilledFees, sources: WarningSources): Promise<Si
     id: 'fee-above-median',
     message: `The fee is up to ${gwei(fees.maxFeePerGas)} gwei per gas, ${(fees.maxFeePerGas / median).toString()} times the ${gwei(median)} gwei recent blocks paid: up to ${units(cost, { symbol: 'BNB', decimals: 18 })}${dollars(cost, rate)} for this transaction.`,
   };
-}
-
-/** Dollar prices of a quote's pay and receive currencies (the token's at the pool's price before the trade). */
-function quotePrices(quote: Quote): { pay: MicroPrice | null; receive: MicroPrice | null } {
-  const pair = pairMicroPrice(quote.pairUsd);
-  const token = tokenMicroPrice(quote.midSqrtPriceX96, quote.token.tokenIs0, quote.pairUsd);
-  return quote.side === 'buy' ? { pay: pair, receive: token } : { pay: token, receive: pair };
 }
 
 function units(wei: bigint, currency: { symbol: string; decimals: number }): string {
