@@ -45,6 +45,13 @@ async function buildBuy(amount: string): Promise<Record<string, unknown>> {
   return ((await response.json()) as { tx: Record<string, unknown> }).tx;
 }
 
+/** A buy of `amount` built, prepared by main (as the review has it) and sent to be signed under `title`. */
+async function sendBuy(amount: string, title: string) {
+  const tx = await buildBuy(amount);
+  const prepared = await call('tx.prepare', { tx });
+  return call('tx.send', { tx, prepared: prepared.result.id, step: 'main', kind: 'buy', title });
+}
+
 describe('the app signing with a Ledger (an emulated device speaking the Ethereum app APDUs)', () => {
   it('lists accounts on a path, signs a challenge and a trade, and the devnet accepts the trade', async () => {
     const listed = await call('ledger.addresses', { template: 'legacy', from: 10, count: 2 });
@@ -59,14 +66,7 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
     });
 
     // A trade attempted anyway is refused before any of it reaches the device, with the way to turn it on.
-    const early = await buildBuy('0.1');
-    const refused = await call('tx.send', {
-      tx: early,
-      prepared: (await call('tx.prepare', { tx: early })).result.id,
-      step: 'main',
-      kind: 'buy',
-      title: 'Too early',
-    });
+    const refused = await sendBuy('0.1', 'Too early');
     expect(refused.error).toMatchObject({
       code: 'LEDGER_BLIND_SIGNING_DISABLED',
       fix: expect.stringContaining('Blind'),
@@ -92,14 +92,7 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
       await recoverMessageAddress({ message: 'Launchpad Companion: hello', signature: signed.result.signature as Hex }),
     ).toBe(ACCOUNT.address);
 
-    const buy = await buildBuy('0.1');
-    const sent = await call('tx.send', {
-      tx: buy,
-      prepared: (await call('tx.prepare', { tx: buy })).result.id,
-      step: 'main',
-      kind: 'buy',
-      title: 'Buy with the Ledger',
-    });
+    const sent = await sendBuy('0.1', 'Buy with the Ledger');
     const settled = await call('tx.wait', { id: sent.result.id });
     expect(settled.result.status).toBe('confirmed');
     const receipt = await f.client.getTransactionReceipt({ hash: sent.result.hash });
@@ -138,14 +131,7 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
   it('turns the status to blind signing off when a contract call is refused for it', async () => {
     emulator.blindSigning = false;
     try {
-      const buy = await buildBuy('0.05');
-      const refused = await call('tx.send', {
-        tx: buy,
-        prepared: (await call('tx.prepare', { tx: buy })).result.id,
-        step: 'main',
-        kind: 'buy',
-        title: 'Off again',
-      });
+      const refused = await sendBuy('0.05', 'Off again');
       expect(refused.error?.code).toBe('LEDGER_BLIND_SIGNING_DISABLED');
       expect((await call('signer.status')).result).toMatchObject({ ledgerApp: { blindSigning: false } });
     } finally {

@@ -39,18 +39,26 @@ export interface AppLook {
   locale?: string;
 }
 
+/** The window sizes a trader uses (a laptop, half a screen), each in both themes: what the UI is judged at. */
+export const EVERY_LOOK = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+].flatMap((viewport) => (['light', 'dark'] as const).map((colorScheme) => ({ ...viewport, colorScheme })));
+
 /**
- * The open page at one window size and theme, once the theme's colours have finished easing (they change over 150 ms):
- * a screenshot or an axe check taken at once caught buttons half way, in colours neither theme has.
+ * Runs `act` on the open page at each of EVERY_LOOK, once the theme's colours have finished easing (they change over
+ * 150 ms): a screenshot or an axe check taken at once caught buttons half way, in colours neither theme has.
  */
-export async function showAs(
+export async function inEveryLook(
   page: Page,
-  viewport: { width: number; height: number },
-  colorScheme: 'light' | 'dark',
+  act: (look: (typeof EVERY_LOOK)[number]) => Promise<unknown>,
 ): Promise<void> {
-  await page.setViewportSize(viewport);
-  await page.emulateMedia({ colorScheme });
-  await page.waitForTimeout(400);
+  for (const look of EVERY_LOOK) {
+    await page.setViewportSize({ width: look.width, height: look.height });
+    await page.emulateMedia({ colorScheme: look.colorScheme });
+    await page.waitForTimeout(400);
+    await act(look);
+  }
 }
 
 /**

@@ -10,9 +10,9 @@ import {
   ARTIFACTS,
   approveReview,
   importLocalKey,
+  inEveryLook,
   openApp,
   screenshot,
-  showAs,
   startTradingUi,
   stopTradingUi,
 } from '../support/webUi';
@@ -81,15 +81,9 @@ describe('the review screen', () => {
     expect(await page.getByTestId('review-sign').isDisabled()).toBe(true);
     await screenshot(page, 'review-tampered-headline');
     // As a person sees it: both window sizes, light and dark.
-    for (const [width, height] of [
-      [1440, 900],
-      [1024, 700],
-    ] as const) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await showAs(page, { width, height }, colorScheme);
-        await page.screenshot({ path: `${ARTIFACTS}/review-blocked-${width}x${height}-${colorScheme}.png` });
-      }
-    }
+    await inEveryLook(page, ({ width, height, colorScheme }) =>
+      page.screenshot({ path: `${ARTIFACTS}/review-blocked-${width}x${height}-${colorScheme}.png` }),
+    );
     // Esc rejects, as the dialog's cancel.
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('CHECK_FAILED');
@@ -126,15 +120,9 @@ describe('the review screen', () => {
     expect(await page.getByTestId('check-app-will-sign').textContent()).toContain('--allow-warned-signing');
     expect(await page.getByTestId('warning-referrer-not-chosen').textContent()).toContain('binds your wallet');
     expect(await page.getByTestId('review-sign').isDisabled()).toBe(true);
-    for (const [width, height] of [
-      [1440, 900],
-      [1024, 700],
-    ] as const) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await showAs(page, { width, height }, colorScheme);
-        await page.screenshot({ path: `${ARTIFACTS}/review-main-warns-${width}x${height}-${colorScheme}.png` });
-      }
-    }
+    await inEveryLook(page, ({ width, height, colorScheme }) =>
+      page.screenshot({ path: `${ARTIFACTS}/review-main-warns-${width}x${height}-${colorScheme}.png` }),
+    );
     const nonce = await f.client.getTransactionCount({ address: TRADER.address });
     await page.getByTestId('review-reject').click();
     await expect.poll(() => page.getByTestId('progress').getAttribute('data-code'), WAIT).toBe('CHECK_FAILED');

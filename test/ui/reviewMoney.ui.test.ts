@@ -12,8 +12,8 @@ import {
   ARTIFACTS,
   approveUntilSettled,
   importLocalKey,
+  inEveryLook,
   openApp,
-  showAs,
   startTradingUi,
   stopTradingUi,
 } from '../support/webUi';
@@ -27,11 +27,6 @@ import {
 const TRADER = testAccounts()[8] as TestAccount;
 const OTHER = testAccounts()[15] as TestAccount;
 const WAIT = { timeout: 20_000, interval: 100 };
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
-const THEMES = ['light', 'dark'] as const;
 
 let f: TradingFixture;
 let browser: Browser;
@@ -65,14 +60,11 @@ async function shots(page: Page, name: string): Promise<void> {
   const dir = join(ARTIFACTS, 'screens');
   mkdirSync(dir, { recursive: true });
   const found: Violation[] = [];
-  for (const { width, height } of SIZES) {
-    for (const colorScheme of THEMES) {
-      await showAs(page, { width, height }, colorScheme);
-      await page.screenshot({ path: join(dir, `${name}-${width}-${colorScheme}.png`) });
-      for (const violation of await seriousViolations(page))
-        found.push({ ...violation, where: [`${colorScheme} ${width}`] });
-    }
-  }
+  await inEveryLook(page, async ({ width, colorScheme }) => {
+    await page.screenshot({ path: join(dir, `${name}-${width}-${colorScheme}.png`) });
+    for (const violation of await seriousViolations(page))
+      found.push({ ...violation, where: [`${colorScheme} ${width}`] });
+  });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
   expect(found, describeViolations(found)).toEqual([]);

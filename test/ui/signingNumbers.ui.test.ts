@@ -13,8 +13,8 @@ import {
   ARTIFACTS,
   approveReview,
   importLocalKey,
+  inEveryLook,
   openApp,
-  showAs,
   startTradingUi,
   stopTradingUi,
 } from '../support/webUi';
@@ -29,10 +29,6 @@ const TRADER_INDEX = 9;
 const TRADER = testAccounts()[TRADER_INDEX] as TestAccount;
 const BOT = testAccounts()[6] as TestAccount;
 const WAIT = { timeout: 20_000, interval: 100 };
-const LOOKS = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-] as const;
 
 let f: TradingFixture;
 let browser: Browser;
@@ -45,15 +41,9 @@ async function api(path: string, init: RequestInit = {}) {
 
 /** Full-page screenshots at both window sizes, light and dark, as test-results/screens/<name>-<width>-<theme>.png. */
 async function screenshots(page: Page, name: string): Promise<void> {
-  for (const viewport of LOOKS) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await showAs(page, viewport, colorScheme);
-      await page.screenshot({
-        path: join(ARTIFACTS, 'screens', `${name}-${viewport.width}-${colorScheme}.png`),
-        fullPage: true,
-      });
-    }
-  }
+  await inEveryLook(page, async ({ width, colorScheme }) => {
+    await page.screenshot({ path: join(ARTIFACTS, 'screens', `${name}-${width}-${colorScheme}.png`), fullPage: true });
+  });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: 'light' });
 }
