@@ -76,8 +76,14 @@ export async function judgeTransaction(
     { known, now: Math.floor(sources.now() / 1000) },
   );
   const { call } = summary;
-  // Unreadable, the binding counts as none: a referrer in the call is then warned about, never waved through.
-  const bound = call.kind === 'trade' ? await sources.boundReferrer(wallet).catch(() => null) : null;
+  const trade = call.kind === 'trade' ? call : null;
+  // The chain is read for the three at once: each is a round trip to the node while the review waits.
+  const [bound, limit, fee] = await Promise.all([
+    // Unreadable, the binding counts as none: a referrer in the call is then warned about, never waved through.
+    trade ? sources.boundReferrer(wallet).catch(() => null) : null,
+    trade ? limitWarning(trade.function, trade.params, sources) : null,
+    feeWarning(fees, sources),
+  ]);
   const warnings = interestWarnings(summary, { signer: wallet, referrer: bound, slippageBps: 10_000 }, {}, known)
     // Main's guard lets through only approvals a build of this service made for this wallet (Permit2's own flow:
     // unlimited to Permit2, which lets only the wallet's own signed trades pull); the review still asks for a tick.
@@ -85,13 +91,9 @@ export async function judgeTransaction(
     .map((warning) =>
       warning.id === 'referrer-not-chosen' ? referrerWarning(summary.referrer as Address, bound, known) : warning,
     );
-  if (call.kind === 'trade') {
-    const limit = await limitWarning(call.function, call.params, sources);
-    if (limit) warnings.push(limit);
-    const deadline = deadlineWarning(Number(call.params.deadline), sources);
-    if (deadline) warnings.push(deadline);
-  }
-  const fee = await feeWarning(fees, sources);
+  if (limit) warnings.push(limit);
+  const deadline = trade ? deadlineWarning(Number(trade.params.deadline), sources) : null;
+  if (deadline) warnings.push(deadline);
   if (fee) warnings.push(fee);
   return { headline: headlineOf(summary, known), warnings };
 }
@@ -115,7 +117,6 @@ function referrerWarning(referrer: Address, bound: Address | null, known: KnownC
 async function limitWarning(fn: string, params: TradeParams, sources: WarningSources): Promise<SigningWarning | null> {
   const side = fn.startsWith('buy') ? 'buy' : 'sell';
   const exact = fn.endsWith('In') ? 'in' : 'out';
-  const quote = await sources.quote({ token: params.token, side, exact, amount: params.amount }).catch(() => null);
   if (params.limit === 0n && exact === 'in') {
     return {
       id: 'limit-zero',
@@ -123,6 +124,7 @@ async function limitWarning(fn: string, params: TradeParams, sources: WarningSou
         'The trade accepts receiving nothing at all (its limit is 0): anyone who trades just before it in the block can take the whole trade.',
     };
   }
+  const quote = await sources.quote({ token: params.token, side, exact, amount: params.amount }).catch(() => null);
   if (!quote) {
     return {
       id: 'limit-unchecked',
