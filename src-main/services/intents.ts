@@ -10,6 +10,7 @@ import type { Db } from '../store/openDatabase';
 import { chainRead } from './chainRead';
 import { type IntentCaller, requireReadAccess, requireWalletAccess, sourceOf } from './intentCaller';
 import { checkFulfilment } from './intentFulfilment';
+import { knownContractsOf } from './ourContracts';
 import { storageStep } from './storageStep';
 
 export { INTENT_KINDS, type IntentKind, type IntentState };
@@ -288,13 +289,13 @@ export class Intents {
 
   /** Our contracts on this chain, for the decoder; a network without a router and factory has no trade to report. */
   private knownContracts(hash: string): KnownContracts {
-    const { factory, router, permit2, referrals, wbnb } = this.chain.addresses;
-    if (!factory || !router) {
+    const known = knownContractsOf(this.chain.chainId, this.chain.addresses);
+    if (!known) {
       throw new ApiError('WRONG_CONTRACT', `${hash} cannot be a trade or launch: this network has none of ours`, {
         field: 'hash',
       });
     }
-    return { chainId: this.chain.chainId, factory, router, permit2, referrals: referrals ?? null, wbnb };
+    return known;
   }
 
   private launchedToken(factory: Address, creator: Address, params: LaunchParams): Promise<Address> {

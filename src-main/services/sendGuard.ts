@@ -6,6 +6,7 @@ import { decodeCall } from '../../src-shared/inspect/decodeCall';
 import type { UnsignedTxWei } from '../../src-shared/schema/unsignedTx';
 import type { ServiceAddresses } from '../chain/connectChain';
 import type { BuiltApprovals } from './builtApprovals';
+import { knownContractsOf } from './ourContracts';
 import type { MessageGuard, SendGuard } from './transactionSender';
 import { WalletError } from './walletError';
 
@@ -24,15 +25,13 @@ export function knownContractsGuard(
   builtApprovals: BuiltApprovals,
   now: () => number = Date.now,
 ): SendGuard {
-  const { factory, router, referrals, permit2, wbnb } = addresses;
-  const among = (list: (Address | undefined)[], target: Address) =>
-    list.some((known) => known !== undefined && isAddressEqual(known, target));
+  const known = knownContractsOf(chainId, addresses);
+  const among = (list: (Address | null)[], target: Address) =>
+    list.some((address) => address !== null && isAddressEqual(address, target));
   return (tx, wallet) => {
-    if (!factory || !router) throw refused(`a call to ${tx.to}: this network has no router or factory of ours`);
-    const summary = decodeCall(
-      { chainId, to: tx.to, data: tx.data, value: tx.value.toString() },
-      { known: { chainId, factory, router, permit2, referrals: referrals ?? null, wbnb }, now: 0 },
-    );
+    if (!known) throw refused(`a call to ${tx.to}: this network has no router or factory of ours`);
+    const { factory, router, referrals, permit2, wbnb } = known;
+    const summary = decodeCall({ chainId, to: tx.to, data: tx.data, value: tx.value.toString() }, { known, now: 0 });
     const { call } = summary;
     const where = `${summary.contractLabel} (${tx.to})`;
     switch (call.kind) {

@@ -6,6 +6,7 @@ import { LIMITS } from '../core/limits';
 import { pairMicroPrice } from '../core/units/dollarValue';
 import type { BuiltApprovals } from './builtApprovals';
 import type { DollarPrices } from './dollarPrices';
+import { knownContractsOf } from './ourContracts';
 import type { Quote, QuoteService } from './quoteService';
 import { boundReferrerOf } from './referrerBinding';
 import { challengeGuard, knownContractsGuard } from './sendGuard';
@@ -53,19 +54,14 @@ export function signingPolicy(chain: ChainContext, options: SigningPolicyOptions
   const { addresses } = chain;
   // A trade's deadline is judged on the chain's clock, which a rehearsal may have moved forward.
   const chainNow = () => chainClockMs(chain.devnet);
-  const known = {
-    chainId: chain.chainId,
-    factory: addresses.factory as Address,
-    router: addresses.router as Address,
-    permit2: addresses.permit2,
-    referrals: addresses.referrals ?? null,
-    wbnb: addresses.wbnb,
-  };
+  const known = knownContractsOf(chain.chainId, addresses);
   return {
     guard: knownContractsGuard(chain.chainId, addresses, options.builtApprovals, chainNow),
     messageGuard: challengeGuard(chain.chainId, options.now),
-    judge: (tx, fees, wallet) =>
-      judgeTransaction(tx, fees, wallet, {
+    judge: (tx, fees, wallet) => {
+      // The guard, which runs first, refuses every call on a network without our contracts.
+      if (!known) throw new Error('judged a call on a network without our contracts');
+      return judgeTransaction(tx, fees, wallet, {
         known,
         now: chainNow,
         tradeDeadlineSeconds: LIMITS.tradeDeadlineSeconds,
@@ -73,7 +69,8 @@ export function signingPolicy(chain: ChainContext, options: SigningPolicyOptions
         quote: options.reads.quoteTrade,
         medianGasPrice: () => recentMedianGasPrice(chain.client),
         bnbRate: async () => pairMicroPrice(await options.prices.rate(addresses.wbnb, 18)),
-      }),
+      });
+    },
     confirmer: options.confirmer,
     maxGasPriceWei: options.maxGasPriceWei ?? DEFAULT_MAX_GAS_PRICE_WEI,
     rpcName: rpcNameOf(chain, options.rpcUrl),
