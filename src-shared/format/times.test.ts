@@ -41,6 +41,12 @@ describe('formatFromNow', () => {
     );
   });
 
+  it('writes the day in the fallback locale for a tag the engine refuses, rather than throwing', () => {
+    expect(formatFromNow(now + 30 * 86_400_000, now, { locale: 'en-US@posix', timeZone: 'UTC' })).toBe(
+      'in 30 days, Dec 28, 2026',
+    );
+  });
+
   it('says a moment no calendar holds is beyond any date', () => {
     expect(formatFromNow(9e15, now, gb)).toBe('beyond any date');
     expect(formatFromNow(Number.POSITIVE_INFINITY, now, gb)).toBe('beyond any date');

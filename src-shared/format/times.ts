@@ -1,7 +1,7 @@
 /**
  * Times as a person reads them: the local date and time (never an ISO string on screen), and how long ago.
  */
-import { readerLocale } from './locale';
+import { readerLocale, usableLocale } from './locale';
 
 /**
  * A moment in the reader's own time zone and locale, to the minute.
@@ -85,7 +85,8 @@ export function formatFromNow(
 ): string {
   if (!Number.isFinite(at) || !Number.isFinite(new Date(at).getTime())) return 'beyond any date';
   const delta = Math.round((at - now) / 1000);
-  const day = new Intl.DateTimeFormat(options.locale ?? readerLocale(), {
+  // A tag the engine refuses (en-US@posix, as a C locale reports itself) falls back, as the reader's own does.
+  const day = new Intl.DateTimeFormat(options.locale ? usableLocale([options.locale]) : readerLocale(), {
     day: 'numeric',
     month: 'short',
     year: 'numeric',
