@@ -5,6 +5,7 @@
  */
 
 import type { z } from 'zod';
+import type { LedgerModel } from './inspect/ledgerScreens';
 import type { AppSettingsSchema, NETWORK_NAMES } from './schema/appChannel';
 
 type Address = `0x${string}`;
@@ -137,6 +138,11 @@ export interface LedgerConfiguration {
   blindSigning: boolean;
   /** The Ethereum app's version, e.g. "1.22.0". */
   version: string;
+  /**
+   * The device's model, from its USB product id, so the review lays values out as that device does; null when the
+   * transport does not say or the model's layout is not known here.
+   */
+  model: LedgerModel | null;
 }
 
 export interface SignerStatus {

@@ -62,7 +62,7 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
     expect((await call('ledger.use', { path: PATH })).result).toMatchObject({
       active: 'ledger',
       address: ACCOUNT.address,
-      ledgerApp: { blindSigning: false, version: '1.22.0' },
+      ledgerApp: { blindSigning: false, version: '1.22.0', model: 'flex' },
     });
 
     // A trade attempted anyway is refused before any of it reaches the device, with the way to turn it on.
@@ -78,7 +78,7 @@ describe('the app signing with a Ledger (an emulated device speaking the Ethereu
     // The person turns it on on the device and asks again.
     emulator.blindSigning = true;
     expect((await call('ledger.configuration')).result).toMatchObject({
-      ledgerApp: { blindSigning: true, version: '1.22.0' },
+      ledgerApp: { blindSigning: true, version: '1.22.0', model: 'flex' },
     });
 
     // Not one of the service's challenges: signed only as a message the person confirmed shown in full.

@@ -38,7 +38,11 @@ import {
   LEGACY_PATH_TEMPLATE,
   listLedgerAddresses,
 } from '../src-main/signer/ledger/ledgerSigner';
-import { type LedgerTransportOpener, openLedgerTransport } from '../src-main/signer/ledger/openLedgerTransport';
+import {
+  hidOpener,
+  type LedgerTransportOpener,
+  openLedgerTransport,
+} from '../src-main/signer/ledger/openLedgerTransport';
 import { passphraseCipher } from '../src-main/signer/localKey/keyCipher';
 import type { SignableTransaction } from '../src-main/signer/signer';
 import { SignerError, type SignerErrorCode } from '../src-main/signer/signerError';
@@ -367,6 +371,35 @@ describe('opening the USB transport', () => {
     }
   });
 
+  it("names the model from the first Ledger's USB product id, where the library would name it from its product string", async () => {
+    const { identifyUSBProductId } = requireCjs('@ledgerhq/devices');
+    const opened: string[] = [];
+    // A Flex whose HID product string the library's table does not know: the transport comes back unnamed.
+    const unnamed = new LedgerEmulator();
+    unnamed.deviceModel = null;
+    const opener = hidOpener({
+      TransportNodeHid: {
+        open: async (path) => {
+          opened.push(path);
+          return unnamed;
+        },
+      },
+      getDevices: () => [{ path: '/dev/hidraw3', productId: 0x7011 }],
+      identifyUSBProductId,
+    });
+    const transport = await openLedgerTransport({ loadTransport: () => opener });
+    expect(opened).toEqual(['/dev/hidraw3']);
+    expect((await readLedgerConfiguration(transport)).model).toBe('flex');
+    // No Ledger on USB: the library's own open answers, and its NoDevice is reported as disconnected.
+    const { TransportError } = requireCjs('@ledgerhq/errors');
+    const none = hidOpener({
+      TransportNodeHid: { open: () => Promise.reject(new TransportError('NoDevice', 'NoDevice')) },
+      getDevices: () => [],
+      identifyUSBProductId,
+    });
+    await expect(openLedgerTransport({ loadTransport: () => none })).rejects.toMatchObject({ reason: 'disconnected' });
+  });
+
   it('hands over the transport it opened', async () => {
     const emulator = new LedgerEmulator();
     const transport = await openLedgerTransport({ loadTransport: () => ({ open: async () => emulator }) });
@@ -398,9 +431,10 @@ describe('a refusal on the device, as the app reports it', () => {
 describe('blind signing, known before the first transaction', () => {
   it('reads the Ethereum app configuration: blind signing off on a new device, on once the person enables it', async () => {
     const emulator = new LedgerEmulator();
-    expect(await readLedgerConfiguration(emulator)).toEqual({ blindSigning: false, version: '1.22.0' });
+    expect(await readLedgerConfiguration(emulator)).toEqual({ blindSigning: false, version: '1.22.0', model: 'flex' });
     emulator.blindSigning = true;
-    expect(await readLedgerConfiguration(emulator)).toEqual({ blindSigning: true, version: '1.22.0' });
+    emulator.useModel(0x5011);
+    expect(await readLedgerConfiguration(emulator)).toEqual({ blindSigning: true, version: '1.22.0', model: 'nanoSP' });
     expect(emulator.receivedFor(INS_GET_APP_CONFIGURATION)).toHaveLength(2);
     emulator.state = 'locked';
     await expect(readLedgerConfiguration(emulator)).rejects.toMatchObject({ reason: 'locked' });

@@ -1,8 +1,18 @@
-import { type Address, formatUnits, type Hex, keccak256, maxUint160, maxUint256, serializeTransaction } from 'viem';
+import {
+  type Address,
+  formatUnits,
+  getAddress,
+  type Hex,
+  keccak256,
+  maxUint160,
+  maxUint256,
+  serializeTransaction,
+} from 'viem';
 import type { PreparedTx } from '../schema/unsignedTx';
 import type { TxSummary } from './decodeCall';
 import { BNB, currencyAt, formatAmount, formatBps, formatDeadline } from './humanUnits';
 import { addressLabel, type KnownContracts, sameAddress, type TokenInfos } from './knownContracts';
+import { fieldScreens, type LedgerField, type LedgerModel, modelWords } from './ledgerScreens';
 
 /**
  * When an approval ends, as the decoder showed it against its clock ("in 30 days, 28 Dec 2026"), or against now when
@@ -147,8 +157,13 @@ export function interestWarnings(
 /** The Ethereum app's names for the networks we run on; it shows any other chain by its number. */
 const LEDGER_NETWORKS: Record<number, { name: string; ticker: string }> = { 56: { name: 'BSC', ticker: 'BNB' } };
 
+/** The ticker the Ethereum app writes for a chain it has no name for (our devnet, the fork, BSC testnet). */
+export const UNKNOWN_TICKER = '???';
+
 /** What a Ledger's Ethereum app displays for a transaction it signs blind, screen by screen. */
 export interface LedgerView {
+  /** The signing wallet: the device shows it first, as From. */
+  from: Address;
   amount: string;
   /** The raw address the device shows, and the name the app knows it by (shown beside it, not by the device). */
   to: { address: Address; name: string | null };
@@ -156,16 +171,32 @@ export interface LedgerView {
   network: string;
   /** keccak256 of the unsigned serialized transaction: the device shows it when it signs blind. */
   hash: Hex;
+  /**
+   * Set where the app knows no ticker for the chain and writes "???" for the currency: the amount and the fees in
+   * BNB, which the device does not say.
+   */
+  unknownTicker: { amount: string; maxFees: string } | null;
+  /**
+   * The fields as the connected model lays them out (each value broken into the device's lines, a Nano's long values
+   * cut into its pages), in the device's order; null when the model is not known.
+   */
+  screens: { model: LedgerModel; fields: LedgerField[] } | null;
 }
 
 /**
  * What the real Ethereum app (1.22) shows before it signs a call it cannot clear-sign: "Blind signing ahead", then
- * the amount, To (the raw address), the max fees, the network and the transaction hash. The hash is computed here
- * from the filled transaction, so the person can compare the device with the screen.
+ * From, the amount, To (the raw address), the max fees, the network and the transaction hash. The hash is computed
+ * here from the filled transaction, so the person can compare the device with the screen; with the model known, each
+ * value is broken into lines (and a Nano's into pages) exactly where that device breaks it.
  */
-export function ledgerView(tx: PreparedTx, known: KnownContracts): LedgerView {
+export function ledgerView(
+  tx: PreparedTx,
+  known: KnownContracts,
+  from: Address,
+  model: LedgerModel | null = null,
+): LedgerView {
   const network = LEDGER_NETWORKS[tx.chainId];
-  const ticker = network?.ticker ?? '???';
+  const ticker = network?.ticker ?? UNKNOWN_TICKER;
   const serialized = serializeTransaction({
     type: 'eip1559',
     chainId: tx.chainId,
@@ -177,13 +208,28 @@ export function ledgerView(tx: PreparedTx, known: KnownContracts): LedgerView {
     maxFeePerGas: BigInt(tx.maxFeePerGas),
     maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas),
   });
-  return {
-    amount: `${formatUnits(BigInt(tx.value), 18)} ${ticker}`,
+  const value = formatUnits(BigInt(tx.value), 18);
+  const fees = formatUnits(BigInt(tx.gas) * BigInt(tx.maxFeePerGas), 18);
+  const view = {
+    from: getAddress(from),
+    amount: `${value} ${ticker}`,
     to: { address: tx.to, name: addressLabel(tx.to, known) },
-    maxFees: `${formatUnits(BigInt(tx.gas) * BigInt(tx.maxFeePerGas), 18)} ${ticker}`,
+    maxFees: `${fees} ${ticker}`,
     network: network?.name ?? String(tx.chainId),
     hash: keccak256(serialized),
+    unknownTicker: network ? null : { amount: `${value} BNB`, maxFees: `${fees} BNB` },
   };
+  if (!model) return { ...view, screens: null };
+  const { hashTitle } = modelWords(model);
+  const fields = [
+    ...fieldScreens('From', view.from, model),
+    ...fieldScreens('Amount', view.amount, model),
+    ...fieldScreens('To', getAddress(view.to.address), model),
+    ...fieldScreens('Max fees', view.maxFees, model),
+    ...fieldScreens('Network', view.network, model),
+    ...fieldScreens(hashTitle, view.hash, model),
+  ];
+  return { ...view, screens: { model, fields } };
 }
 
 interface CallFields {

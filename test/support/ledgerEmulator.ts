@@ -8,6 +8,9 @@ import { TEST_MNEMONIC } from '../../src-main/chain/devnet/testAccounts';
 const requireCjs = createRequire(import.meta.url);
 const Transport = (requireCjs('@ledgerhq/hw-transport') as { default: typeof TransportType }).default;
 const { DisconnectedDevice } = requireCjs('@ledgerhq/errors') as { DisconnectedDevice: new () => Error };
+const { identifyUSBProductId } = requireCjs('@ledgerhq/devices') as {
+  identifyUSBProductId(productId: number): TransportType['deviceModel'];
+};
 
 /**
  * What the emulated device is doing. 'reject-next' rejects the next signature (or displayed address) as a person
@@ -82,9 +85,19 @@ export class LedgerEmulator extends Transport {
   private root: HDKey;
   private pending: Pending | undefined;
 
-  constructor(mnemonic: string = TEST_MNEMONIC) {
+  /**
+   * `usbProductId` names the model as a real device's USB product id does (0x7011 a Flex, 0x5011 a Nano S Plus, 0x6011
+   * a Stax), through Ledger's own device list, as main's opener does for a real one.
+   */
+  constructor(mnemonic: string = TEST_MNEMONIC, { usbProductId = 0x7011 }: { usbProductId?: number } = {}) {
     super();
     this.root = rootOf(mnemonic);
+    this.deviceModel = identifyUSBProductId(usbProductId);
+  }
+
+  /** Plugs in another model with the same seed. */
+  useModel(usbProductId: number): void {
+    this.deviceModel = identifyUSBProductId(usbProductId);
   }
 
   /** Puts another seed on the device, as if a different Ledger had been plugged in. */

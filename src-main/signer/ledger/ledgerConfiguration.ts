@@ -1,5 +1,6 @@
 import type Transport from '@ledgerhq/hw-transport';
 import type { LedgerConfiguration } from '../../../src-shared/appChannelTypes';
+import { ledgerModelOf } from '../../../src-shared/inspect/ledgerScreens';
 import { LedgerError, toLedgerError } from './ledgerErrors';
 
 const CLA = 0xe0;
@@ -32,7 +33,12 @@ export async function readLedgerConfiguration(transport: Transport): Promise<Led
     });
   }
   const [flags = 0, major, minor, patch] = answer;
-  return { blindSigning: (flags & FLAG_BLIND_SIGNING) !== 0, version: `${major}.${minor}.${patch}` };
+  return {
+    blindSigning: (flags & FLAG_BLIND_SIGNING) !== 0,
+    version: `${major}.${minor}.${patch}`,
+    // hw-transport-node-hid names the model when it opens the device (openLedgerTransport: from the USB product id).
+    model: ledgerModelOf(transport.deviceModel?.id),
+  };
 }
 
 /**

@@ -18,8 +18,38 @@ export const LEDGER_OPEN_TIMEOUT_MS = 5_000;
 
 const requireCjs = createRequire(import.meta.url);
 
+/** The parts of Ledger's USB libraries the opener uses: the HID transport, the device list, the model table. */
+export interface HidParts {
+  TransportNodeHid: LedgerTransportOpener;
+  getDevices(): { path?: string; productId: number }[];
+  identifyUSBProductId(productId: number): Transport['deviceModel'];
+}
+
+/**
+ * hw-transport-node-hid's opener, naming the device's model from its USB product id. Opened by HID path, the library
+ * names it only from the USB product string, which its table does not know for every model (it has "Europa" for the
+ * Flex); the product id's high byte is the model on every Ledger, as the library's own device list reads it.
+ */
+export function hidOpener({ TransportNodeHid, getDevices, identifyUSBProductId }: HidParts): LedgerTransportOpener {
+  return {
+    open: async (descriptor) => {
+      const device = descriptor ? undefined : getDevices()[0];
+      // No device found: the library's own open says so, with its error.
+      if (!device?.path) return TransportNodeHid.open(descriptor);
+      const transport = await TransportNodeHid.open(device.path);
+      transport.deviceModel = identifyUSBProductId(device.productId) ?? transport.deviceModel;
+      return transport;
+    },
+  };
+}
+
 function loadNodeHid(): LedgerTransportOpener {
-  return (requireCjs('@ledgerhq/hw-transport-node-hid') as { default: LedgerTransportOpener }).default;
+  return hidOpener({
+    TransportNodeHid: (requireCjs('@ledgerhq/hw-transport-node-hid') as { default: LedgerTransportOpener }).default,
+    getDevices: (requireCjs('@ledgerhq/hw-transport-node-hid-noevents') as Pick<HidParts, 'getDevices'>).getDevices,
+    identifyUSBProductId: (requireCjs('@ledgerhq/devices') as Pick<HidParts, 'identifyUSBProductId'>)
+      .identifyUSBProductId,
+  });
 }
 
 /**

@@ -1,8 +1,9 @@
-import { OctagonX, TriangleAlert, Usb } from 'lucide-react';
+import { OctagonX, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { SourceText } from '../requests/SourceText';
 import { useSettingsStore } from '../store/settingsStore';
 import { Button } from '../ui/Button';
+import { DeviceView } from './DeviceView';
 import { LaunchSummary } from './LaunchSummary';
 import { MoneyBlock } from './MoneyBlock';
 import { type ReviewItem, signable, useReview } from './reviewStore';
@@ -197,87 +198,5 @@ function RehearsalNote() {
     <span className="text-sm text-warn" data-testid="review-rehearsal">
       Rehearsal: signed for chain {settings.settings.chainId} only, never valid on BNB Chain.
     </span>
-  );
-}
-
-/** The hash in groups of four, to compare with the device's screen group by group; the text stays the whole hash. */
-function HashGroups({ hash }: { hash: string }) {
-  const groups = hash.slice(2).match(/.{1,4}/g) ?? [];
-  return (
-    <code
-      className="grid grid-cols-8 gap-x-2 gap-y-1 rounded-lg bg-raised px-3 py-2.5 font-mono text-[0.9375rem] font-semibold tracking-wide"
-      data-testid="device-hash"
-    >
-      <span className="col-span-8 text-xs font-normal text-muted">0x</span>
-      {groups.map((group, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one hash, in order; the same group may repeat.
-        <span key={index}>{group}</span>
-      ))}
-    </code>
-  );
-}
-
-/** What the signing device will display, so the person compares it with this screen before approving there. */
-function DeviceView({ item }: { item: ReviewItem }) {
-  const { device } = item;
-  if (!device) return null;
-  const heading = device.ledger ? 'Your Ledger will show' : 'What your key signs';
-  const box = 'rounded-xl border border-line px-4 py-3';
-  if (device.kind === 'message') {
-    return (
-      <section className={box} data-testid="review-device">
-        <h3 className="flex items-center gap-2">
-          {device.ledger && <Usb size={16} aria-hidden="true" />}
-          {heading}
-        </h3>
-        <p className="mt-1 text-sm text-muted">
-          {device.hex
-            ? 'The message holds characters a Ledger cannot display, so it shows the bytes as hex:'
-            : 'The message text, page by page:'}
-        </p>
-        <pre className="review-message mt-2 rounded-lg bg-raised p-3" data-testid="device-message">
-          {device.shown}
-        </pre>
-      </section>
-    );
-  }
-  const { view } = device;
-  const row = 'flex items-baseline justify-between gap-4 py-1.5 text-sm';
-  return (
-    <section className={box} data-testid="review-device">
-      <h3 className="flex items-center gap-2">
-        {device.ledger && <Usb size={16} aria-hidden="true" />}
-        {heading}
-      </h3>
-      {device.ledger && (
-        <p className="mt-1 text-sm text-muted">
-          "Blind signing ahead", then these screens. Compare the hash on the device with the one here before you hold to
-          sign; if it differs, reject on the device.
-        </p>
-      )}
-      <dl className="mt-2 divide-y divide-line">
-        <div className={row} data-testid="device-amount">
-          <dt className="text-muted">Amount</dt>
-          <dd className="tabular">{view.amount}</dd>
-        </div>
-        <div className={row} data-testid="device-to">
-          <dt className="text-muted">To</dt>
-          <dd className="text-right">
-            <code className="break-all">{view.to.address}</code>
-            {view.to.name && <span className="text-muted"> ({view.to.name})</span>}
-          </dd>
-        </div>
-        <div className={row} data-testid="device-max-fees">
-          <dt className="text-muted">Max fees</dt>
-          <dd className="tabular">{view.maxFees}</dd>
-        </div>
-        <div className={row} data-testid="device-network">
-          <dt className="text-muted">Network</dt>
-          <dd>{view.network}</dd>
-        </div>
-      </dl>
-      <p className="mt-2 mb-1.5 text-sm text-muted">Transaction hash</p>
-      <HashGroups hash={view.hash} />
-    </section>
   );
 }

@@ -3,6 +3,7 @@ import { formatAmount, formatExact } from '../../../src-shared/format/numbers';
 import { formatLocalTime } from '../../../src-shared/format/times';
 import type { TxSummary } from '../../../src-shared/inspect/decodeCall';
 import { inspectBuild } from '../../../src-shared/inspect/inspectBuild';
+import type { LedgerModel } from '../../../src-shared/inspect/ledgerScreens';
 import { readSettings } from '../../../src-shared/inspect/readSettings';
 import {
   headlineOf,
@@ -58,8 +59,11 @@ export type Prepared =
   | {
       ok: true;
       id: string;
+      /** The wallet main signs with: the device shows it first, as From. */
+      wallet: Address;
       tx: PreparedTx;
-      ledger: boolean;
+      /** The Ledger that signs, with its model when it said which (the device view is laid out as it shows it). */
+      ledger: { model: LedgerModel | null } | null;
       /** What main itself warns about: the person must confirm each to main, whatever this page shows. */
       warnings: ReviewWarning[];
       /** Where main takes that confirmation: its own window, this review's ticks, or nowhere (refused). */
@@ -188,8 +192,8 @@ export function reviewTransaction(input: {
       ? {
           device: {
             kind: 'transaction' as const,
-            ledger: prepared.ledger,
-            view: ledgerView(prepared.tx, settings.known),
+            ledger: prepared.ledger !== null,
+            view: ledgerView(prepared.tx, settings.known, prepared.wallet, prepared.ledger?.model ?? null),
           },
         }
       : {}),

@@ -243,10 +243,15 @@ export async function sendBuild<B extends BuildAnswer>(action: {
  * Has main fill the transaction for signing (nonce, fees, gas) after its own guard, so the review shows exactly what
  * the signer signs; a refusal is shown on the review as a failed check rather than skipping the review.
  */
+/** The Ledger that will sign, with the model it last said it is; null when another signer signs. */
+const ledgerOf = (status: SignerStatus | null | undefined) =>
+  status?.active === 'ledger' ? { model: status.ledgerApp?.model ?? null } : null;
+
 async function prepare(tx: UnsignedTxJson): Promise<Prepared> {
   try {
     const prepared = await invoke<{
       id: string;
+      wallet: Address;
       tx: PreparedTx;
       warnings: { id: string; message: string }[];
       confirmation: 'native-dialog' | 'page' | 'refused';
@@ -254,8 +259,9 @@ async function prepare(tx: UnsignedTxJson): Promise<Prepared> {
     return {
       ok: true,
       id: prepared.id,
+      wallet: prepared.wallet,
       tx: prepared.tx,
-      ledger: useWallet.getState().status?.active === 'ledger',
+      ledger: ledgerOf(useWallet.getState().status),
       warnings: prepared.warnings,
       confirmation: prepared.confirmation,
     };
