@@ -1,4 +1,5 @@
 import type { paths } from '../../../clients/ts/src/index';
+import type { SHAPE_PRESET_NAMES } from '../../../src-shared/schema/launch';
 
 /** The wizard draws the launch schema's presets, the ones the service lays (test/shapePresets.test.ts holds them equal). */
 export { SHAPE_PRESETS } from '../../../src-shared/schema/launch';
@@ -8,9 +9,7 @@ type LaunchShape = paths['/build/launch']['post']['requestBody']['content']['app
 /** One range of a custom shape, as the launch body takes it. */
 export type ShapeRange = Extract<LaunchShape, readonly unknown[]>[number];
 
-export type PresetName = 'flat' | 'stepped' | 'steep';
-
-export const PRESET_NAMES: readonly PresetName[] = ['flat', 'stepped', 'steep'];
+export type PresetName = (typeof SHAPE_PRESET_NAMES)[number];
 
 /** What each preset does to the price, in a sentence. */
 export const PRESET_NOTES: Record<PresetName, string> = {
