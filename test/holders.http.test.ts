@@ -2,11 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type Address, createWalletClient, erc20Abi, getAddress, http, parseEther, zeroAddress } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, erc20Abi, getAddress, parseEther, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
-import { devnetChain } from '../src-main/chain/networks';
 import { Indexer } from '../src-main/services/indexer/indexer';
 import { IndexStore } from '../src-main/store/indexStore';
 import { openDatabase } from '../src-main/store/openDatabase';
@@ -14,9 +12,12 @@ import { TokenSchema } from '../src-shared/schema/tokens';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
 import { tokenBalance } from './support/tokenBalance';
+import { tokenMoves } from './support/tokenMoves';
 
 let service: TestService;
 let s: ServiceDrivers;
+let transfer: ReturnType<typeof tokenMoves>['transfer'];
+let trade: ReturnType<typeof tokenMoves>['trade'];
 const accounts = testAccounts();
 const address = (index: number) => getAddress(accounts[index]?.address ?? zeroAddress);
 const DEAD = getAddress('0x000000000000000000000000000000000000dEaD');
@@ -24,6 +25,7 @@ const DEAD = getAddress('0x000000000000000000000000000000000000dEaD');
 beforeAll(async () => {
   service = await startTestService();
   s = await serviceDrivers(service);
+  ({ transfer, trade } = tokenMoves(service, s));
 });
 afterAll(async () => {
   await service?.dispose();
@@ -32,26 +34,6 @@ afterAll(async () => {
 /** Waits until the indexer has every event up to the chain's head. */
 async function indexed(): Promise<void> {
   await service.indexer.waitFor(await s.api.client.getBlockNumber({ cacheTime: 0 }));
-}
-
-/** Sends `amount` of `token` from one test account to an address, as a wallet would, through /rpc. */
-async function transfer(from: number, token: Address, to: Address, amount: bigint): Promise<void> {
-  const account = privateKeyToAccount(accounts[from]?.privateKey ?? '0x');
-  const wallet = createWalletClient({ account, chain: devnetChain, transport: http(`${service.origin}/rpc`) });
-  const hash = await wallet.writeContract({
-    address: token,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [to, amount],
-  });
-  expect((await s.api.client.getTransactionReceipt({ hash })).status).toBe('success');
-}
-
-async function trade(index: number, side: 'buyExactIn' | 'sellExactIn', token: Address, pool: Address, amount: bigint) {
-  const params = s.driver.params({ token, pair: s.contracts.wbnb as Address, pool }, amount, 0n);
-  if (side === 'sellExactIn') await s.driver.allowRouter(index, token);
-  const traded = await s.driver.trade(index, side, params, side === 'buyExactIn' ? amount : 0n);
-  expect(traded.result).toBe('ok');
 }
 
 /** The holders of `token` as a database file's index has them, every one. */
