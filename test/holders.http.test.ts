@@ -18,6 +18,7 @@ let service: TestService;
 let s: ServiceDrivers;
 let transfer: ReturnType<typeof tokenMoves>['transfer'];
 let trade: ReturnType<typeof tokenMoves>['trade'];
+let launchSplit: ReturnType<typeof tokenMoves>['launchSplit'];
 const accounts = testAccounts();
 const address = (index: number) => getAddress(accounts[index]?.address ?? zeroAddress);
 const DEAD = getAddress('0x000000000000000000000000000000000000dEaD');
@@ -25,7 +26,7 @@ const DEAD = getAddress('0x000000000000000000000000000000000000dEaD');
 beforeAll(async () => {
   service = await startTestService();
   s = await serviceDrivers(service);
-  ({ transfer, trade } = tokenMoves(service, s));
+  ({ transfer, trade, launchSplit } = tokenMoves(service, s));
 });
 afterAll(async () => {
   await service?.dispose();
@@ -73,19 +74,10 @@ describe('holders of a launched token', () => {
   it('follow launches, trades, transfers and a reorganization exactly as balanceOf says, and GET /tokens shows them', async () => {
     const provider = service.chain.devnet?.provider;
     if (!provider) throw new Error('needs the devnet');
-    const launched = await s.launcher.launch({
-      creator: 2,
-      saltSeed: 'holders-1',
-      name: 'Held',
-      symbol: 'HELD',
-      firstBuy: parseEther('2'),
-      firstBuyTo: [
-        { wallet: address(3), bps: 6000 },
-        { wallet: address(4), bps: 4000 },
-      ],
-    });
-    if (launched.result !== 'ok' || !launched.pool) throw new Error(`launch failed: ${launched.result}`);
-    const { token, pool } = launched;
+    const { token, pool } = await launchSplit('holders-1', 'HELD', [
+      [3, 6000],
+      [4, 4000],
+    ]);
     await trade(6, 'buyExactIn', token, pool, parseEther('1'));
     await trade(7, 'buyExactIn', token, pool, parseEther('0.5'));
     await trade(6, 'sellExactIn', token, pool, (await tokenBalance(s.api.client, token, address(6))) / 3n);

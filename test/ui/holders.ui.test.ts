@@ -31,19 +31,10 @@ beforeAll(async () => {
   s = await serviceDrivers(service);
   moves = tokenMoves(service, s);
   browser = await launchChromium();
-  const launched = await s.launcher.launch({
-    creator: 2,
-    saltSeed: 'holders-ui',
-    name: 'Held Owl',
-    symbol: 'HOWL',
-    firstBuy: parseEther('2'),
-    firstBuyTo: [
-      { wallet: address(3), bps: 7000 },
-      { wallet: address(4), bps: 3000 },
-    ],
-  });
-  if (launched.result !== 'ok' || !launched.pool) throw new Error(`launch failed: ${launched.result}`);
-  ({ token, pool } = launched);
+  ({ token, pool } = await moves.launchSplit('holders-ui', 'HOWL', [
+    [3, 7000],
+    [4, 3000],
+  ]));
   await moves.trade(2, 'buyExactIn', token, pool, parseEther('0.4'));
   await moves.trade(SIGNER, 'buyExactIn', token, pool, parseEther('1.5'));
   await moves.trade(7, 'buyExactIn', token, pool, parseEther('0.05'));
