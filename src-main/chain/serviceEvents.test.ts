@@ -4,12 +4,13 @@ import {
   encodeAbiParameters,
   encodeEventTopics,
   getAbiItem,
+  getAddress,
   type Hex,
   pad,
   toHex,
 } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { LaunchFactory, TradeRouter } from './generated/contracts';
+import { LaunchFactory, LaunchToken, TradeRouter } from './generated/contracts';
 import { decodeServiceEvent, type RawLog } from './serviceEvents';
 
 const position = {
@@ -83,6 +84,20 @@ describe('decodeServiceEvent', () => {
         ...at,
         kind: 'firstBuy',
         ...decodeEventLog({ abi: LaunchFactory.abi, ...firstBuy, topics: firstBuy.topics as [Hex, ...Hex[]] }).args,
+      });
+    }
+  });
+
+  it("reads a launched token's Transfer as the ABI decoder does, the token being the log's address", () => {
+    for (let n = 1; n < 30; n++) {
+      const args = { from: addressFrom(n), to: addressFrom(n + 11), value: uintFrom(n) };
+      const log = { ...logOf(LaunchToken.abi, 'Transfer', args), address: addressFrom(n + 5).toLowerCase() as Address };
+      const reference = decodeEventLog({ abi: LaunchToken.abi, ...log, topics: log.topics as [Hex, ...Hex[]] }).args;
+      expect(decodeServiceEvent(log)).toEqual({
+        ...at,
+        kind: 'transfer',
+        token: getAddress(log.address),
+        ...reference,
       });
     }
   });

@@ -1,5 +1,5 @@
 import { type Address, decodeEventLog, getAddress, type Hex, toEventSelector } from 'viem';
-import { LaunchFactory, ReferralVault, TradeRouter } from './generated/contracts';
+import { LaunchFactory, LaunchToken, ReferralVault, TradeRouter } from './generated/contracts';
 
 /** Where an event happened. Block numbers fit a JS number for any chain this service will meet. */
 export interface EventPosition {
@@ -61,6 +61,8 @@ export type ServiceEvent = EventPosition &
     | { kind: 'bound'; wallet: Address; referrer: Address }
     | { kind: 'rootPosted'; week: bigint; root: Hex; total: bigint }
     | { kind: 'claimed'; referrer: Address; week: bigint; amount: bigint }
+    /** A launched token's ERC-20 Transfer (`from` is the zero address for the mint at its creation). */
+    | { kind: 'transfer'; token: Address; from: Address; to: Address; value: bigint }
   );
 
 /** A log as eth_getLogs returns it (the fields read here). */
@@ -91,7 +93,20 @@ export const SERVICE_EVENT_TOPICS: readonly Hex[] = EVENTS_ABI.map((item) => toE
 const TRADE_TOPIC = toEventSelector(EVENTS_ABI.find((e) => e.name === 'Trade') as (typeof EVENTS_ABI)[number]);
 const BOUND_TOPIC = toEventSelector(EVENTS_ABI.find((e) => e.name === 'Bound') as (typeof EVENTS_ABI)[number]);
 const FIRST_BUY_TOPIC = toEventSelector(EVENTS_ABI.find((e) => e.name === 'FirstBuy') as (typeof EVENTS_ABI)[number]);
-const LAUNCHED_TOPIC = toEventSelector(EVENTS_ABI.find((e) => e.name === 'Launched') as (typeof EVENTS_ABI)[number]);
+/** The factory's Launched: its first topic after the selector is the new token's address. */
+export const LAUNCHED_TOPIC = toEventSelector(
+  EVENTS_ABI.find((e) => e.name === 'Launched') as (typeof EVENTS_ABI)[number],
+);
+/**
+ * ERC-20 Transfer, followed for the tokens launched here only: every token on a chain emits it, so the filter that asks
+ * for it names the launched tokens' addresses.
+ */
+export const TRANSFER_TOPIC = toEventSelector(
+  LaunchToken.abi.find((e) => e.type === 'event' && e.name === 'Transfer') as Extract<
+    (typeof LaunchToken.abi)[number],
+    { type: 'event' }
+  >,
+);
 
 /** Checksummed addresses by their 40 lower-case hex digits: the same few wallets, tokens and pairs recur. */
 const checksummed = new Map<string, Address>();
@@ -240,6 +255,18 @@ function decodeFrequent(log: RawLog, at: EventPosition): ServiceEvent | null {
         burnBps: smallUintWord(data, 9, 16),
         ranges: rangesWord(data, 10),
       };
+    case TRANSFER_TOPIC:
+      exactWords(data, 1);
+      return {
+        block: at.block,
+        logIndex: at.logIndex,
+        txHash: at.txHash,
+        kind: 'transfer',
+        token: addressOf(log.address.slice(2).padStart(64, '0')),
+        from: addressOf(topicAt(log, 1)),
+        to: addressOf(topicAt(log, 2)),
+        value: uintWord(data, 0),
+      };
     default:
       return null;
   }
@@ -248,12 +275,13 @@ function decodeFrequent(log: RawLog, at: EventPosition): ServiceEvent | null {
 const asNumber = (value: bigint | Hex | number | null): number => (typeof value === 'number' ? value : Number(value));
 
 /**
- * Decodes one of the service's events. Returns null for a log of another event (the filter is by address and topic,
- * so none should come) and throws on a log whose data does not match its event: a chain that says so is not one to
+ * Decodes one of the service's events, or a launched token's Transfer. Returns null for a log of another event (the
+ * filter is by address and topic, so none should come) and throws on a log whose data does not match its event: a chain that says so is not one to
  * index silently.
  */
 export function decodeServiceEvent(log: RawLog): ServiceEvent | null {
-  if (!log.topics[0] || !SERVICE_EVENT_TOPICS.includes(log.topics[0])) return null;
+  const topic = log.topics[0];
+  if (!topic || (topic !== TRANSFER_TOPIC && !SERVICE_EVENT_TOPICS.includes(topic))) return null;
   if (log.blockNumber === null || log.logIndex === null || log.transactionHash === null) {
     throw new Error('a pending log has no position; only mined blocks are indexed');
   }

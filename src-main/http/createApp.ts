@@ -204,7 +204,7 @@ export function createApi(
   );
   keysRoute(api, deps.challenges, deps.keys, deps.sessions, deps.appToken);
   intentsRoute(api, deps.intents, deps);
-  tokensRoute(api, deps.tokens, deps.index);
+  tokensRoute(api, deps.tokens, deps.index, deps.indexer, deps.chain.addresses.factory);
   tokenTradesRoute(api, deps.tokens, deps.index, deps.market);
   balancesRoute(api, deps.chain, deps.tokens);
   positionsRoute(api, deps.positions);

@@ -215,3 +215,78 @@ describe('IndexStore writes', () => {
     expect(store.counts().launches).toBe(0);
   });
 });
+
+describe('IndexStore holders', () => {
+  const TOKEN = address(100);
+  const POOL = address(1100);
+  const moved = (block: number, logIndex: number, from: Address, to: Address, value: bigint): ServiceEvent => ({
+    kind: 'transfer',
+    block,
+    logIndex,
+    txHash: hash(block * 100),
+    token: TOKEN,
+    from,
+    to,
+    value,
+  });
+  const write = (store: IndexStore, to: number, events: ServiceEvent[]) =>
+    store.write({
+      events,
+      timestamps: new Map(events.map((e) => [e.block, 1_700_000_000 + e.block])),
+      hashes: new Map([[to, hash(to)]]),
+      to,
+    });
+  const balances = (store: IndexStore) =>
+    Object.fromEntries(store.topHolders(TOKEN, 50).map((h) => [h.holder, h.balance]));
+
+  /** Launched at block 10: minted to the factory, laid into the pool, 9 and 10 tokens of first buy out to two wallets. */
+  function launchedStore() {
+    const store = new IndexStore(openDatabase(':memory:'));
+    store.open(TARGET);
+    write(store, 10, [
+      moved(10, 0, address(0), TARGET.factory, 1000n),
+      moved(10, 1, TARGET.factory, POOL, 1000n),
+      moved(10, 2, POOL, TARGET.factory, 19n),
+      moved(10, 3, TARGET.factory, address(7), 9n),
+      moved(10, 4, TARGET.factory, address(8), 10n),
+      { ...launched(100, 10, 5), txHash: hash(1000) } as ServiceEvent,
+    ]);
+    return store;
+  }
+
+  it('keeps balances by holder, the largest first by value (not by text), and the first-buy recipients', () => {
+    const store = launchedStore();
+    expect(store.topHolders(TOKEN, 3)).toEqual([
+      { holder: POOL, balance: 981n },
+      { holder: address(8), balance: 10n },
+      { holder: address(7), balance: 9n },
+    ]);
+    expect(store.holderCount(TOKEN)).toBe(3);
+    expect(store.firstBuyRecipients(TOKEN)).toEqual([address(7), address(8)]);
+    expect(store.launchedTokens()).toEqual([TOKEN]);
+  });
+
+  it('undoes the dropped blocks of a reorganization, and starts afresh from the deploy block', () => {
+    const store = launchedStore();
+    const settled = balances(store);
+    write(store, 12, [moved(11, 0, address(7), address(9), 9n), moved(12, 0, POOL, address(8), 81n)]);
+    expect(balances(store)).toEqual({ [POOL]: 900n, [address(8)]: 91n, [address(9)]: 9n });
+    store.rollBack(11, hash(11));
+    expect(balances(store)).toEqual({ [POOL]: 981n, [address(8)]: 10n, [address(9)]: 9n });
+    store.rollBack(10, hash(10));
+    expect(balances(store)).toEqual(settled);
+    store.rollBack(TARGET.fromBlock - 1, null);
+    expect(store.holderCount(TOKEN)).toBe(0);
+    expect(store.firstBuyRecipients(TOKEN)).toEqual([]);
+  });
+
+  it('keeps what a rollback needs only for the blocks it can reach, and refuses a balance below zero', () => {
+    const store = launchedStore();
+    // Block 1000 is deeper than the kept hashes once the batch ends at 2000: no rollback reaches it.
+    write(store, 2000, [moved(1000, 0, POOL, address(9), 100n), moved(1900, 0, POOL, address(9), 1n)]);
+    store.rollBack(1500, hash(1500));
+    expect(balances(store)[address(9)]).toBe(100n);
+    expect(() => write(store, 2001, [moved(2001, 0, address(7), address(9), 10n)])).toThrow(/missing/);
+    expect(balances(store)[address(7)]).toBe(9n);
+  });
+});

@@ -114,6 +114,13 @@ interface StreamTradeRow extends Omit<TradeRow, 'firstBuy'> {
   token: Address;
 }
 
+/** A holder of a launched token, as the index has its balance. */
+export interface IndexedHolder {
+  holder: Address;
+  /** Wei of the token, never zero (a holder whose balance comes to zero is no longer one). */
+  balance: bigint;
+}
+
 export interface IndexCounts {
   launches: number;
   trades: number;
@@ -124,6 +131,9 @@ export interface IndexCounts {
 /** Hashes kept for reorg detection: deeper reorganizations than this restart the index from the deploy block. */
 export const KEPT_BLOCK_HASHES = 512;
 
+/** Where the factory burns: the launch's unplaceable residue, and the royalty's buy-back. */
+const DEAD_ADDRESS = '0x000000000000000000000000000000000000dEaD';
+
 const INDEX_TABLES = [
   'launches',
   'trades',
@@ -133,7 +143,14 @@ const INDEX_TABLES = [
   'referral_claims',
   'block_prices',
   'index_blocks',
+  'first_buy_recipients',
 ] as const;
+
+/**
+ * Balances are sums, not rows of a block: a rollback undoes them from `holder_changes` (kept for the blocks a
+ * reorganization can reach) before those rows go, and a restart from the deploy block wipes them whole.
+ */
+const BALANCE_TABLES = ['holders', 'holder_changes'] as const;
 
 const LAUNCH_COLUMNS = `l.token, l.creator, l.pool, l.pair, l.fee, l.supply, l.opening_tick AS openingTick, l.name,
   l.symbol, l.metadata_uri AS metadataURI, l.royalty_to AS royaltyTo, l.burn_bps AS burnBps, l.ranges,
@@ -203,6 +220,8 @@ function tradeOf({ isBuy, pairAmount, tokenAmount, fee, firstBuy, ...rest }: Tra
  */
 export class IndexStore {
   private readonly statements;
+  /** The factory of the index opened: its transfers in a launch's transaction are the first buy going out. */
+  private factory: Address | null = null;
 
   constructor(private readonly db: Db) {
     const prepare = (sql: string) => db.prepare(sql);
@@ -252,7 +271,7 @@ export class IndexStore {
       rollback: INDEX_TABLES.map((table) =>
         prepare(`DELETE FROM ${table} WHERE ${table === 'index_blocks' ? 'number' : 'block'} > ?`),
       ),
-      wipe: [...INDEX_TABLES, 'index_state'].map((table) => prepare(`DELETE FROM ${table}`)),
+      wipe: [...INDEX_TABLES, ...BALANCE_TABLES, 'index_state'].map((table) => prepare(`DELETE FROM ${table}`)),
       newest: prepare(`SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} ORDER BY l.block DESC, l.log_index DESC LIMIT ?`),
       since: prepare(
         `SELECT ${LIST_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.block > ? ORDER BY l.block, l.log_index LIMIT ?`,
@@ -288,6 +307,26 @@ export class IndexStore {
          FROM trades WHERE (block, log_index) > (?, ?) AND block <= ? ORDER BY block, log_index LIMIT ?`,
       ),
       isCreator: prepare('SELECT 1 FROM launches WHERE creator = ? LIMIT 1').pluck(),
+      tokens: prepare('SELECT token FROM launches ORDER BY block, log_index').pluck(),
+      balance: prepare('SELECT balance FROM holders WHERE token = ? AND holder = ?').pluck(),
+      setBalance: prepare('INSERT OR REPLACE INTO holders (token, holder, balance) VALUES (?, ?, ?)'),
+      dropHolder: prepare('DELETE FROM holders WHERE token = ? AND holder = ?'),
+      balanceChange: prepare('INSERT INTO holder_changes (block, token, holder, delta) VALUES (?, ?, ?, ?)'),
+      forgetOldChanges: prepare('DELETE FROM holder_changes WHERE block <= ?'),
+      changesAfter: prepare('SELECT token, holder, delta FROM holder_changes WHERE block > ?'),
+      dropChangesAfter: prepare('DELETE FROM holder_changes WHERE block > ?'),
+      wipeBalances: BALANCE_TABLES.map((table) => prepare(`DELETE FROM ${table}`)),
+      firstBuyRecipient: prepare(
+        'INSERT OR REPLACE INTO first_buy_recipients (token, wallet, tokens, block) VALUES (?, ?, ?, ?)',
+      ),
+      firstBuyRecipients: prepare('SELECT wallet FROM first_buy_recipients WHERE token = ? ORDER BY wallet').pluck(),
+      holderCount: prepare('SELECT count(*) FROM holders WHERE token = ?').pluck(),
+      // Decimal strings without leading zeros order as numbers by length, then text: the index holders_top holds them
+      // in that order, so the top of a token's holders is read without a sort.
+      topHolders: prepare(
+        `SELECT holder, balance FROM holders WHERE token = ?
+         ORDER BY length(balance) DESC, balance DESC LIMIT ?`,
+      ),
       counts: prepare(
         `SELECT (SELECT count(*) FROM launches) AS launches, (SELECT count(*) FROM trades) AS trades,
            (SELECT count(*) FROM bindings) AS bindings, (SELECT count(*) FROM collections) AS collections`,
@@ -300,6 +339,7 @@ export class IndexStore {
    * fresh one starts just before the deploy block.
    */
   open(target: IndexTarget): IndexCursor {
+    this.factory = target.factory;
     const stored = this.statements.state.get() as
       | {
           chain_id: number;
@@ -336,11 +376,15 @@ export class IndexStore {
     if (!hash) throw new Error(`the batch to block ${batch.to} does not carry that block's hash`);
     this.db.transaction(() => {
       const firstBuys = new Map<Address, { spent: bigint; tokens: bigint; siteFee: bigint }>();
+      const launchTxs = new Map<Hex, { token: Address; pool: Address }>();
       for (const event of batch.events) {
         if (event.kind === 'firstBuy') {
           firstBuys.set(event.token, { spent: event.spent, tokens: event.tokens, siteFee: event.siteFee });
+        } else if (event.kind === 'launched') {
+          launchTxs.set(event.txHash, { token: event.token, pool: event.pool });
         }
       }
+      const balances = new BalanceChanges(batch.to - KEPT_BLOCK_HASHES);
       for (const event of batch.events) {
         const timestamp = batch.timestamps.get(event.block);
         if (timestamp === undefined) throw new Error(`no timestamp for block ${event.block}`);
@@ -416,14 +460,90 @@ export class IndexStore {
           case 'claimed':
             s.claim.run({ ...at, referrer: event.referrer, week: Number(event.week), amount: event.amount.toString() });
             break;
+          case 'transfer': {
+            balances.add(event);
+            // In its launch's transaction, what the factory sends a token's way other than into the pool or to be
+            // burned is the first buy, to its recipients (the creator where the launch named none).
+            const launch = launchTxs.get(event.txHash);
+            if (
+              launch?.token === event.token &&
+              event.from === this.factory &&
+              event.to !== launch.pool &&
+              event.to !== DEAD_ADDRESS
+            ) {
+              s.firstBuyRecipient.run(event.token, event.to, event.value.toString(), event.block);
+            }
+            break;
+          }
         }
       }
+      this.applyBalances(balances.totals);
+      for (const [block, token, holder, delta] of balances.recent()) {
+        s.balanceChange.run(block, token, holder, delta.toString());
+      }
+      s.forgetOldChanges.run(batch.to - KEPT_BLOCK_HASHES);
       for (const [number, blockHash] of batch.hashes) s.keepHash.run(number, blockHash);
       for (const [number, sqrtPriceX96] of batch.prices ?? []) s.keepPrice.run(number, sqrtPriceX96.toString());
       s.forgetOldHashes.run(batch.to - KEPT_BLOCK_HASHES);
       s.moveCursor.run(batch.to, hash, Date.now());
     })();
     return { block: batch.to, hash };
+  }
+
+  /**
+   * Adds each (token, holder)'s change to its balance; a balance that comes to zero drops the holder. A balance below
+   * zero means a transfer was missed or counted twice: the batch fails rather than store a wrong index.
+   */
+  private applyBalances(totals: ReadonlyMap<string, bigint>): void {
+    const s = this.statements;
+    for (const [key, delta] of totals) {
+      if (delta === 0n) continue;
+      const token = key.slice(0, 42);
+      const holder = key.slice(42);
+      const stored = s.balance.get(token, holder) as string | undefined;
+      const balance = (stored === undefined ? 0n : BigInt(stored)) + delta;
+      if (balance < 0n)
+        throw new Error(`the index would hold ${balance} of ${token} for ${holder}: a transfer is missing`);
+      if (balance === 0n) s.dropHolder.run(token, holder);
+      else s.setBalance.run(token, holder, balance.toString());
+    }
+  }
+
+  /** Undoes the balance changes of blocks after `block` (inside rollBack's transaction); from the start, wipes them. */
+  private rollBackBalances(block: number, fromStart: boolean): void {
+    const s = this.statements;
+    if (fromStart) {
+      for (const statement of s.wipeBalances) statement.run();
+      return;
+    }
+    const undo = new Map<string, bigint>();
+    for (const row of s.changesAfter.all(block) as { token: Address; holder: Address; delta: string }[]) {
+      const key = row.token + row.holder;
+      undo.set(key, (undo.get(key) ?? 0n) - BigInt(row.delta));
+    }
+    this.applyBalances(undo);
+    s.dropChangesAfter.run(block);
+  }
+
+  /** Every launched token indexed, in launch order: whose Transfer logs the indexer reads. */
+  launchedTokens(): Address[] {
+    return this.statements.tokens.all() as Address[];
+  }
+
+  /** How many addresses hold some of `token`, by the indexed transfers. */
+  holderCount(token: Address): number {
+    return this.statements.holderCount.get(getAddress(token)) as number;
+  }
+
+  /** The `limit` largest holders of `token`, largest first. */
+  topHolders(token: Address, limit: number): IndexedHolder[] {
+    const rows = this.statements.topHolders.all(getAddress(token), limit) as { holder: Address; balance: string }[];
+    return rows.map((row) => ({ holder: row.holder, balance: BigInt(row.balance) }));
+  }
+
+  /** Who received the launch's first buy (its creator where the launch named no recipients); empty without one. */
+  firstBuyRecipients(token: Address): Address[] {
+    return this.statements.firstBuyRecipients.all(getAddress(token)) as Address[];
   }
 
   /** The BNB dollar pool's sqrtPriceX96 recorded at a block, if it was. */
@@ -445,6 +565,7 @@ export class IndexStore {
   /** Removes everything after `block` (a reorganized chain's orphaned blocks) and moves the cursor back, together. */
   rollBack(block: number, hash: Hex | null): IndexCursor {
     this.db.transaction(() => {
+      this.rollBackBalances(block, hash === null);
       for (const statement of this.statements.rollback) statement.run(block);
       this.statements.moveCursor.run(block, hash, Date.now());
     })();
@@ -578,5 +699,48 @@ export class IndexStore {
   /** Rows stored per kind (a full count: for start-up and after a rollback, not per request). */
   counts(): IndexCounts {
     return this.statements.counts.get() as IndexCounts;
+  }
+}
+
+/**
+ * A batch's transfers as balance changes: the total per (token, holder), and per block as well for the blocks a
+ * reorganization can still reach (after `horizon`), which a rollback undoes. The mint (from the zero address) takes
+ * from nobody; the token has no burn to the zero address (its transfer refuses it), so nothing is lost the other way.
+ */
+class BalanceChanges {
+  readonly totals = new Map<string, bigint>();
+  private readonly byBlock = new Map<number, Map<string, bigint>>();
+
+  constructor(private readonly horizon: number) {}
+
+  add(transfer: { block: number; token: Address; from: Address; to: Address; value: bigint }): void {
+    const { block, token, from, to, value } = transfer;
+    if (value === 0n || from === to) return;
+    const kept = block > this.horizon ? this.blockChanges(block) : null;
+    if (from !== zeroAddress) this.move(token + from, -value, kept);
+    if (to !== zeroAddress) this.move(token + to, value, kept);
+  }
+
+  /** The kept changes as [block, token, holder, delta], none zero. */
+  *recent(): Generator<[number, Address, Address, bigint]> {
+    for (const [block, changes] of this.byBlock) {
+      for (const [key, delta] of changes) {
+        if (delta !== 0n) yield [block, key.slice(0, 42) as Address, key.slice(42) as Address, delta];
+      }
+    }
+  }
+
+  private blockChanges(block: number): Map<string, bigint> {
+    let changes = this.byBlock.get(block);
+    if (!changes) {
+      changes = new Map();
+      this.byBlock.set(block, changes);
+    }
+    return changes;
+  }
+
+  private move(key: string, delta: bigint, kept: Map<string, bigint> | null): void {
+    this.totals.set(key, (this.totals.get(key) ?? 0n) + delta);
+    kept?.set(key, (kept.get(key) ?? 0n) + delta);
   }
 }

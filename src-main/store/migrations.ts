@@ -454,4 +454,40 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE activity ADD COLUMN moved TEXT;
     `,
   },
+  // issue 31 (holders)
+  {
+    id: '2026-12-07-holders',
+    sql: `
+      -- The launched tokens' holders, from their Transfer logs: per token and holder the balance, wei as a decimal
+      -- string like every amount here; a holder whose balance comes to zero has no row, so a count is the holders.
+      CREATE TABLE holders (
+        token   TEXT NOT NULL,
+        holder  TEXT NOT NULL,
+        balance TEXT NOT NULL,
+        PRIMARY KEY (token, holder)
+      ) STRICT;
+      -- The largest first without a sort: decimal strings without leading zeros order as numbers by length, then text.
+      CREATE INDEX holders_top ON holders (token, length(balance) DESC, balance DESC);
+      -- What each block changed, signed wei, for the blocks a reorganization can still reach (the kept block hashes'):
+      -- a rollback subtracts them from the balances.
+      CREATE TABLE holder_changes (
+        block  INTEGER NOT NULL,
+        token  TEXT    NOT NULL,
+        holder TEXT    NOT NULL,
+        delta  TEXT    NOT NULL
+      ) STRICT;
+      CREATE INDEX holder_changes_block ON holder_changes (block);
+      -- Who received each launch's first buy (the factory's transfers out in the launch's transaction).
+      CREATE TABLE first_buy_recipients (
+        token  TEXT    NOT NULL,
+        wallet TEXT    NOT NULL,
+        tokens TEXT    NOT NULL,
+        block  INTEGER NOT NULL,
+        PRIMARY KEY (token, wallet)
+      ) STRICT;
+      CREATE INDEX first_buy_recipients_block ON first_buy_recipients (block);
+      -- The transfers so far were not followed: the index starts afresh from the deploy block to read them.
+      DELETE FROM index_state;
+    `,
+  },
 ];

@@ -3,6 +3,36 @@ import { AddressSchema, WeiSchema } from './common';
 import { addressParam, pageSizeParam } from './requestRules';
 
 export const DEFAULT_TRADES = 50;
+/** The largest holders GET /tokens/{address} lists. */
+export const TOP_HOLDERS = 20;
+
+export const HOLDER_LABELS = ['creator', 'pool', 'dead', 'firstBuy', 'factory'] as const;
+
+/** A holder in GET /tokens/{address}'s `holders.top`. */
+export const TokenHolderSchema = z
+  .object({
+    address: AddressSchema,
+    balance: z.object({ amount: z.string(), wei: WeiSchema }).meta({ description: 'tokens held' }),
+    sharePct: z.number().meta({ description: 'percent of the supply, to 4 decimals, rounded down' }),
+    labels: z.array(z.enum(HOLDER_LABELS)).meta({
+      description:
+        "what the address is to the launch: `creator`; `pool`, the token's pool, holding the laid supply not yet " +
+        "bought; `dead`, 0x…dEaD or the zero address (burned); `firstBuy`, a recipient of the launch's first buy " +
+        "(the creator where the launch named none); `factory`, the launch factory (it keeps the launch's positions " +
+        'locked and passes collected fees through). Empty for anyone else',
+    }),
+  })
+  .meta({ id: 'TokenHolder' });
+
+/** GET /tokens/{address}'s `holders`. */
+export const TokenHoldersSchema = z
+  .object({
+    count: z.number().int().meta({ description: 'addresses holding some of the token' }),
+    top: z.array(TokenHolderSchema).meta({ description: `the ${TOP_HOLDERS} largest holders, largest first` }),
+    block: z.number().int().meta({ description: 'the indexed block the balances are at' }),
+  })
+  .meta({ id: 'TokenHolders' });
+
 export const MAX_TRADES = 200;
 
 /** The path of /tokens/{address} and /tokens/{address}/trades. */
@@ -43,6 +73,11 @@ export const TokenSchema = z
           "what the launch's metadata says about the token, each only when present and valid; null until the " +
           'metadata is read, or when it could not be',
       }),
+    holders: TokenHoldersSchema.nullable().meta({
+      description:
+        'an addition: who holds the token, from its Transfer logs as indexed (confirmed blocks, reorganizations ' +
+        'undone); null until the indexer has the launch',
+    }),
   })
   .meta({ id: 'Token' });
 

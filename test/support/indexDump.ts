@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 
-/** The indexer's event tables, each in its natural order. */
+/** The indexer's event tables, each in its natural order, and the balances and first-buy recipients made of them. */
 const EVENT_TABLES: Record<string, string> = {
   launches: 'block, log_index',
   trades: 'block, log_index',
@@ -8,6 +8,8 @@ const EVENT_TABLES: Record<string, string> = {
   collections: 'block, log_index',
   referral_roots: 'block, log_index',
   referral_claims: 'block, log_index',
+  holders: 'token, holder',
+  first_buy_recipients: 'token, wallet',
 };
 
 /**

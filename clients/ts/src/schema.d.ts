@@ -1928,7 +1928,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A launched token: its pool, creator and pair currency, its logo and its metadata's details */
+        /**
+         * A launched token: its pool, creator and pair currency, its logo and its metadata's details
+         * @description An addition to the spec: `holders`, who holds the token, from the Transfer logs of every token launched here as the indexer reads them with the rest (confirmed blocks only; a reorganization undoes the transfers of the blocks it dropped). `count` is how many addresses hold any; `top` the 20 largest, each with its balance, its share of the supply and what it is to the launch (creator, the token's pool, a dead address, a first-buy recipient, the factory). The caller is not marked: the API does not know whose wallet asks, so a client marks its own address itself. `holders` is null until the indexer has the launch. The other fields are as the spec says.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -4084,6 +4087,35 @@ export interface components {
                 /** @description an https://t.me/… link */
                 telegram?: string;
             } | null;
+            /** @description an addition: who holds the token, from its Transfer logs as indexed (confirmed blocks, reorganizations undone); null until the indexer has the launch */
+            holders: {
+                /** @description addresses holding some of the token */
+                count: number;
+                /** @description the 20 largest holders, largest first */
+                top: components["schemas"]["TokenHolder"][];
+                /** @description the indexed block the balances are at */
+                block: number;
+            } | null;
+        };
+        TokenHolder: {
+            /**
+             * @description 0x followed by 40 hex digits
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            address: string;
+            /** @description tokens held */
+            balance: {
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+            };
+            /** @description percent of the supply, to 4 decimals, rounded down */
+            sharePct: number;
+            /** @description what the address is to the launch: `creator`; `pool`, the token's pool, holding the laid supply not yet bought; `dead`, 0x…dEaD or the zero address (burned); `firstBuy`, a recipient of the launch's first buy (the creator where the launch named none); `factory`, the launch factory (it keeps the launch's positions locked and passes collected fees through). Empty for anyone else */
+            labels: ("creator" | "pool" | "dead" | "firstBuy" | "factory")[];
         };
         TokenTrades: {
             trades: components["schemas"]["TokenTrade"][];

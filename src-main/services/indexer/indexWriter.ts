@@ -1,4 +1,4 @@
-import type { Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import type { ServiceEvent } from '../../chain/serviceEvents';
 import type { IndexCounts, IndexCursor, IndexStore, IndexTarget } from '../../store/indexStore';
 import type { Header } from './logSource';
@@ -22,6 +22,7 @@ export class IndexWriter {
   private time: number | null = null;
   private stored: IndexCounts;
   private rolledBack = 0;
+  private launched: Address[];
 
   constructor(
     private readonly store: IndexStore,
@@ -29,6 +30,12 @@ export class IndexWriter {
   ) {
     this.at = store.open(target);
     this.stored = store.counts();
+    this.launched = store.launchedTokens();
+  }
+
+  /** The tokens launched up to the cursor, in launch order: the ones whose transfers the next batch reads. */
+  get tokens(): readonly Address[] {
+    return this.launched;
   }
 
   /** Every event up to and including this block is stored. */
@@ -66,8 +73,10 @@ export class IndexWriter {
     this.at = this.store.write({ events, timestamps, hashes, prices, to });
     this.time = timestamps.get(to) ?? null;
     for (const event of events) {
-      if (event.kind === 'launched') this.stored.launches++;
-      else if (event.kind === 'trade') this.stored.trades++;
+      if (event.kind === 'launched') {
+        this.stored.launches++;
+        this.launched.push(event.token);
+      } else if (event.kind === 'trade') this.stored.trades++;
       else if (event.kind === 'bound') this.stored.bindings++;
       else if (event.kind === 'collected') this.stored.collections++;
     }
@@ -82,5 +91,6 @@ export class IndexWriter {
     this.at = this.store.rollBack(block, hash);
     this.time = timestamp;
     this.stored = this.store.counts();
+    this.launched = this.store.launchedTokens();
   }
 }

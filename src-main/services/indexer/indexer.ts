@@ -16,7 +16,8 @@ import { BEHIND_RETRY_MS, RetryBackoff } from './retryBackoff';
 import { TradePrices } from './tradePrices';
 
 /**
- * Follows the service's contracts (factory, router, referral vault) and keeps their events in SQLite: eth_getLogs
+ * Follows the service's contracts (factory, router, referral vault) and the Transfer logs of the tokens launched by
+ * the factory, and keeps their events and the tokens' holders in SQLite: eth_getLogs
  * in block ranges from the deploy block, then new blocks as they come. Each batch goes in with the cursor in one
  * transaction; before going on, the indexed block's hash is checked against the chain, and a reorganization rolls
  * back the orphaned blocks' rows (also in one transaction) and reads the new ones.
@@ -61,10 +62,6 @@ export class Indexer {
     this.log = options.log ?? silentLogger();
     this.heads = source.heads ?? null;
     const addresses = [factory, router, ...(referrals ? [referrals] : [])];
-    this.logs = new LogSource(source.client, addresses, this.heads, this.log, options.maxRange);
-    this.prices = new TradePrices(source.client, options.priceAt, this.log);
-    this.finality = new Finality(source.client, Boolean(options.finalized), this.heads, this.log);
-    this.progress = new IndexProgress(this.log, options.progressEveryMs);
     const target = {
       chainId: source.chainId,
       factory,
@@ -73,6 +70,11 @@ export class Indexer {
       fromBlock: this.fromBlock,
     };
     this.index = new IndexWriter(store, target);
+    const tokens = () => this.index.tokens;
+    this.logs = new LogSource(source.client, addresses, this.heads, this.log, options.maxRange, tokens);
+    this.prices = new TradePrices(source.client, options.priceAt, this.log);
+    this.finality = new Finality(source.client, Boolean(options.finalized), this.heads, this.log);
+    this.progress = new IndexProgress(this.log, options.progressEveryMs);
     const { index, logs, prices, heads, fromBlock, log } = this;
     this.cursorCheck = { index, logs, prices, heads, fromBlock, log, onRollBack: options.onRollBack };
   }
@@ -253,7 +255,10 @@ export class Indexer {
   private async batch(from: number, safe: number, head: number): Promise<void> {
     // A failed read of the pool's address fails the batch: reading on without it would leave a gap in prices.
     const pool = ((await this.options.dollarPool?.()) ?? null)?.toLowerCase() ?? null;
-    const { to, logs } = await this.logs.read(from, safe);
+    const read = await this.logs.read(from, safe);
+    const { to } = read;
+    const launchedHere = await this.logs.launchedTransfers(read.logs, to);
+    const logs = launchedHere.length === 0 ? read.logs : [...read.logs, ...launchedHere];
     const headers = await this.logs.headers(blocksOf(logs, from, to), head);
     const events = decodeBatch(logs, headers, from, this.index.cursor);
     const { prices, after } = await this.prices.pricesOf(events, pool as Address | null, this.logs.range);

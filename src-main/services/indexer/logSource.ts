@@ -2,7 +2,7 @@ import { type Address, BaseError, type Hex, numberToHex, type PublicClient } fro
 import type { ChainContext } from '../../chain/connectChain';
 import type { HeadTracker } from '../../chain/headTracker';
 import { saysNodeBehind } from '../../chain/nodeBehind';
-import { type RawLog, SERVICE_EVENT_TOPICS } from '../../chain/serviceEvents';
+import { LAUNCHED_TOPIC, type RawLog, SERVICE_EVENT_TOPICS, TRANSFER_TOPIC } from '../../chain/serviceEvents';
 import type { Logger } from '../../log/createLogger';
 import { ChainMoved, NodeBehind, NoLogs } from './indexerErrors';
 import { logsRefusal } from './logsRefusal';
@@ -18,11 +18,21 @@ const DEFAULT_MAX_RANGE = 2_000;
 const GROW_AFTER_SUCCESSES = 3;
 /** Batches after which a refused range size may be tried again (a limit on results, not blocks, may have passed). */
 const CEILING_BATCHES = 200;
+/**
+ * Addresses named in one eth_getLogs filter at most: the launched tokens are many on a busy chain, and nodes cap the
+ * filter's list (or slow down on long ones), so beyond this the same range is asked in several filters at once.
+ */
+export const MAX_FILTER_ADDRESSES = 1_000;
+const SERVICE_AND_TRANSFER_TOPICS: Hex[] = [...SERVICE_EVENT_TOPICS, TRANSFER_TOPIC];
 
 /**
  * The service's logs and the headers of their blocks, as the RPC will give them: eth_getLogs over block ranges that
  * halve when the RPC refuses one and grow back after a few answered, since public nodes cap ranges and answer sizes
  * in ways no setting can tell in advance.
+ *
+ * The launched tokens' Transfer logs come in the same requests: the filter names the tokens launched so far beside the
+ * service's contracts, with Transfer among the topics. Never the Transfer topic alone: on BSC that is every BEP-20
+ * transfer of the chain, thousands a block, which no node would answer over a range worth asking.
  */
 export class LogSource {
   private currentRange: number;
@@ -42,6 +52,8 @@ export class LogSource {
     private readonly heads: HeadTracker | null,
     private readonly log: Logger,
     maxRange = DEFAULT_MAX_RANGE,
+    /** The tokens launched up to the indexed block, whose Transfer logs are read too (none: the service's events only). */
+    private readonly tokens: () => readonly Address[] = () => [],
   ) {
     this.maxRange = Math.max(1, maxRange);
     this.currentRange = this.maxRange;
@@ -88,6 +100,27 @@ export class LogSource {
   }
 
   /**
+   * The Transfer logs of the tokens launched in `logs` (a batch just read), from each launch's block to `to`: the read
+   * could not name them before they existed, and a token moves in its launch's own transaction (the supply into the
+   * pool, the first buy out to its recipients). Empty, without a request, when the batch launched nothing.
+   */
+  async launchedTransfers(logs: readonly RawLog[], to: number): Promise<RawLog[]> {
+    const known = new Set(this.tokens().map((token) => token.toLowerCase()));
+    const contracts = new Set(this.addresses.map((address) => address.toLowerCase()));
+    const launched = new Set<Address>();
+    let from = Number.POSITIVE_INFINITY;
+    for (const log of logs) {
+      if (log.topics[0] !== LAUNCHED_TOPIC || !contracts.has(log.address.toLowerCase())) continue;
+      const token = `0x${(log.topics[1] ?? '').slice(26).toLowerCase()}` as Address;
+      if (known.has(token)) continue;
+      launched.add(token);
+      from = Math.min(from, Number(log.blockNumber));
+    }
+    if (launched.size === 0) return [];
+    return this.request(from, to, [...launched], [TRANSFER_TOPIC]);
+  }
+
+  /**
    * The headers of a batch's blocks, all of them or none: a batch is stored with each block's time and hash, and a
    * block missing at or below the head makes the batch fail as a node behind, or on one node, as the chain moving.
    */
@@ -118,19 +151,28 @@ export class LogSource {
     return { number, hash: block.hash, parentHash: block.parentHash, timestamp: Number(block.timestamp) };
   }
 
-  private async logs(from: number, to: number): Promise<RawLog[]> {
+  private logs(from: number, to: number): Promise<RawLog[]> {
+    const tokens = this.tokens();
+    if (tokens.length === 0) return this.request(from, to, this.addresses, SERVICE_EVENT_TOPICS as Hex[]);
+    return this.request(from, to, [...this.addresses, ...tokens], SERVICE_AND_TRANSFER_TOPICS);
+  }
+
+  /** One range's logs of these addresses and topics, in filters of at most MAX_FILTER_ADDRESSES addresses each. */
+  private async request(from: number, to: number, addresses: readonly Address[], topics: Hex[]): Promise<RawLog[]> {
+    if (addresses.length <= MAX_FILTER_ADDRESSES) return this.filter(from, to, addresses, topics);
+    const parts: Promise<RawLog[]>[] = [];
+    for (let i = 0; i < addresses.length; i += MAX_FILTER_ADDRESSES) {
+      parts.push(this.filter(from, to, addresses.slice(i, i + MAX_FILTER_ADDRESSES), topics));
+    }
+    return (await Promise.all(parts)).flat();
+  }
+
+  private async filter(from: number, to: number, addresses: readonly Address[], topics: Hex[]): Promise<RawLog[]> {
     const client = this.client as PublicClient;
     return (await client.request(
       {
         method: 'eth_getLogs',
-        params: [
-          {
-            fromBlock: numberToHex(from),
-            toBlock: numberToHex(to),
-            address: this.addresses,
-            topics: [SERVICE_EVENT_TOPICS as Hex[]],
-          },
-        ],
+        params: [{ fromBlock: numberToHex(from), toBlock: numberToHex(to), address: [...addresses], topics: [topics] }],
       },
       // One transport retry (viem retries dropped connections, 5xx and rate limits, not JSON-RPC refusals): a range
       // the RPC refuses is answered by a smaller one, but a connection that dropped once says nothing about the range,

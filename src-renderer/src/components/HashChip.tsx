@@ -3,10 +3,18 @@ import { shortAddress } from '../format';
 import { useClipboard } from '../ui/useClipboard';
 
 /**
- * A transaction hash, shortened, with the whole of it on hover and a button that copies it. Where the browser refuses
- * the clipboard, the hash is selected in a field to copy by hand.
+ * A transaction hash (or an address: `noun` says which), shortened, with the whole of it on hover and a button that
+ * copies it. Where the browser refuses the clipboard, the hash is selected in a field to copy by hand.
  */
-export function HashChip({ hash, testId }: { hash: string; testId?: string }) {
+export function HashChip({
+  hash,
+  testId,
+  noun = 'transaction hash',
+}: {
+  hash: string;
+  testId?: string;
+  noun?: 'transaction hash' | 'address';
+}) {
   const { state, copy: copyText, reset } = useClipboard(1500);
   const copy = () => copyText(hash);
 
@@ -15,7 +23,7 @@ export function HashChip({ hash, testId }: { hash: string; testId?: string }) {
       <input
         readOnly
         value={hash}
-        aria-label="Transaction hash to copy"
+        aria-label={`The ${noun} to copy`}
         className="w-full max-w-[24rem] font-mono text-xs"
         // biome-ignore lint/a11y/noAutofocus: the person just asked to copy it; it is selected for them.
         autoFocus
@@ -32,7 +40,7 @@ export function HashChip({ hash, testId }: { hash: string; testId?: string }) {
       <button
         type="button"
         onClick={() => void copy()}
-        aria-label={state === 'copied' ? 'Copied' : 'Copy the transaction hash'}
+        aria-label={state === 'copied' ? 'Copied' : `Copy the ${noun}`}
         title={state === 'copied' ? 'Copied' : 'Copy'}
         className="inline-flex size-6 cursor-pointer items-center justify-center rounded-md text-muted hover:bg-raised hover:text-fg"
       >

@@ -2,13 +2,14 @@ import { type UseQueryResult, useQuery, useQueryClient } from '@tanstack/react-q
 import { useCallback, useEffect, useState } from 'react';
 import { type Address, getAddress, isAddress } from 'viem';
 import type { ApiError } from '../api/apiRequestError';
-import { useDollars } from '../api/dollars';
+import { priceUsd, useDollars } from '../api/dollars';
 import { fetchToken, type TokenInfo } from '../api/tokens';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { launchMarketQuery } from '../components/LaunchListCaps';
 import { PriceChart } from '../components/PriceChart';
 import { TokenBalances } from '../components/TokenBalances';
 import { TokenFacts } from '../components/TokenFacts';
+import { TokenHoldersTable } from '../components/TokenHoldersTable';
 import { TokenTradesTable } from '../components/TokenTradesTable';
 import { dayStats, TRADES_READ } from '../components/tokenDayStats';
 import { failureOf } from '../failureOf';
@@ -16,6 +17,7 @@ import { useTitleSubject } from '../router/documentTitle';
 import { useRouter } from '../router/routes';
 import { TokenTradePanel } from '../trade/TokenTradePanel';
 import { Card } from '../ui/Card';
+import { Empty } from '../ui/Empty';
 import { balancesQuery, useWalletBalances } from '../wallet/walletBalances';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
@@ -35,13 +37,18 @@ function TokenView({ address }: { address: string }) {
   const { usdPerUnit } = useDollars();
 
   const queryClient = useQueryClient();
-  const tokenQuery = useQuery({ queryKey: ['token', address], queryFn: () => fetchToken(address) });
+  // Read again now and then for its holders, which move with every trade and transfer.
+  const tokenQuery = useQuery({
+    queryKey: ['token', address],
+    queryFn: () => fetchToken(address),
+    refetchInterval: REFRESH_MS * 2,
+  });
   // The same read as the launches list's row: one cache entry per token.
   const tradesQuery = useQuery({ ...launchMarketQuery(address), staleTime: 0, retry: 3, refetchInterval: REFRESH_MS });
   // The same balances the trade panel reads and checks against: one query, its BNB from the one BNB entry.
   const walletBalances = useWalletBalances(wallet, address);
   const creator = tokenQuery.data?.creator ?? null;
-  // The creator's holding, from the chain: the index follows trades, not every transfer.
+  // The creator's holding, from the chain: it shows a transfer before the index has its block confirmed.
   const creatorQuery = useQuery({ ...balancesQuery(creator, address), refetchInterval: REFRESH_MS * 6 });
   const token = loaded(tokenQuery);
   const trades = loaded(tradesQuery);
@@ -80,6 +87,8 @@ function TokenView({ address }: { address: string }) {
   const pairUsd = usdPerUnit(info.quote.address);
   const answer = trades.value;
   const day = answer ? dayStats(answer, info.decimals, now, TRADES_READ) : null;
+  const tokenUsd = answer ? priceUsd(answer.market.priceWei, pair.decimals, pairUsd) : null;
+  const holders = info.holders;
   return (
     <div
       className="grid items-start gap-4 xl:grid-cols-[minmax(0,1fr)_23rem]"
@@ -142,13 +151,35 @@ function TokenView({ address }: { address: string }) {
           </Card>
         </>
       )}
+      <Card
+        title="Holders"
+        flush
+        testId="token-holders"
+        className="min-w-0 xl:col-start-1"
+        actions={
+          holders && (
+            <span className="text-xs text-muted" data-testid="holders-count" data-count={holders.count}>
+              {holders.count.toLocaleString('en-US')} holder{holders.count === 1 ? '' : 's'}
+              {holders.count > holders.top.length ? `, the largest ${holders.top.length}` : ''}
+            </span>
+          )
+        }
+      >
+        {holders ? (
+          <TokenHoldersTable holders={holders} token={info} tokenUsd={tokenUsd} wallet={wallet} />
+        ) : (
+          <Empty title="Holders not indexed yet" testId="holders-empty">
+            The holders appear once the indexer has read the launch's block.
+          </Empty>
+        )}
+      </Card>
     </div>
   );
 }
 
 /**
  * One launched token: what it is (logo, links, description from its metadata) and its market now, the price chart
- * and latest trades (its first buy included), the signer's balances, and the panel to buy or sell it. A referral link's `r` names the referrer of trades made here.
+ * and latest trades (its first buy included), its largest holders, the signer's balances, and the panel to buy or sell it. A referral link's `r` names the referrer of trades made here.
  */
 export function TokenPage({ address }: { address: string }) {
   // A fresh view per token, so an answer about the previous token can never land on this one.
