@@ -1,17 +1,9 @@
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  formatUnits,
-  type Hex,
-  parseEventLogs,
-  type TransactionReceipt,
-} from 'viem';
+import { type Address, encodeFunctionData, parseEventLogs, type TransactionReceipt } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { LaunchFactory } from '../src-main/chain/generated/contracts';
 import { type ApiClient, apiClient } from './support/apiClient';
-import { pngBytes } from './support/pngImage';
+import { type CreatorLaunchFixture, DEAD, launchAndTrade } from './support/creatorLaunch';
 import { startTestService, type TestService } from './support/startTestService';
 
 /*
@@ -25,7 +17,6 @@ const SHARER = 12;
 const TRADER = 13;
 /** Anyone may collect: a wallet that is neither the creator nor the royalty recipient sends it. */
 const COLLECTOR = 14;
-const DEAD: Address = '0x000000000000000000000000000000000000dEaD';
 const address = (index: number) => testAccounts()[index]?.address as Address;
 
 let service: TestService;
@@ -33,67 +24,18 @@ let api: ApiClient;
 let factory: Address;
 let token: Address;
 let launchReceipt: TransactionReceipt;
-
-async function send(index: number, tx: { to: Address; data: Hex; value: string; gas?: string }) {
-  const receipt = await api.signAndSend(index, tx);
-  await service.indexer.waitFor(receipt.blockNumber);
-  return receipt;
-}
-
-async function trade(side: 'buy' | 'sell', amount: string) {
-  const built = await api.post(`/build/${side}`, { wallet: address(TRADER), token, amount });
-  expect(built.status, JSON.stringify(built.body)).toBe(200);
-  for (const step of built.body.requires) await send(TRADER, step.tx);
-  const ready = built.body.requires.length
-    ? await api.post(`/build/${side}`, { wallet: address(TRADER), token, amount })
-    : built;
-  return send(TRADER, ready.body.tx);
-}
-
-const balanceOf = (holder: Address, at?: bigint) =>
-  api.client.readContract({
-    address: token,
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [holder],
-    ...(at ? { blockNumber: at } : {}),
-  });
-
-const pending = () =>
-  api.client.readContract({ address: factory, abi: LaunchFactory.abi, functionName: 'buybackPending', args: [token] });
+let balanceOf: CreatorLaunchFixture['balanceOf'];
+let pending: CreatorLaunchFixture['pending'];
+let send: CreatorLaunchFixture['send'];
 
 beforeAll(async () => {
   service = await startTestService();
   api = apiClient(service);
-  factory = (await api.get('/settings')).body.contracts.factory as Address;
-  const upload = await fetch(`${service.url}/media/image`, {
-    method: 'POST',
-    body: new Uint8Array(pngBytes(16)),
-    headers: { 'content-type': 'image/png' },
-  });
-  const { url: image } = (await upload.json()) as { url: string };
-  const launch = await api.post('/build/launch', {
-    wallet: address(CREATOR),
-    name: 'Royalty Cat',
-    symbol: 'RCAT',
-    marketCapPair: '30',
-    firstBuy: '0.5',
-    firstBuyTo: [
-      { wallet: address(CREATOR), pct: 70 },
-      { wallet: address(SHARER), pct: 30 },
-    ],
-    burnPct: 50,
-    image,
-  });
-  expect(launch.status, JSON.stringify(launch.body)).toBe(200);
-  token = launch.body.token as Address;
-  launchReceipt = await send(CREATOR, launch.body.tx);
-  await trade('buy', '2');
-  await trade('buy', '1.5');
-  const held = await balanceOf(address(TRADER));
-  await trade('sell', formatUnits(held / 3n, 18));
-  // The buy-back buys no higher than the pool's average of the last minute allows: let the price rest there first.
-  await service.chain.devnet?.increaseTime(90);
+  ({ factory, token, launchReceipt, balanceOf, pending, send } = await launchAndTrade(service, api, {
+    creator: CREATOR,
+    sharer: SHARER,
+    trader: TRADER,
+  }));
 });
 afterAll(async () => {
   await service?.dispose();

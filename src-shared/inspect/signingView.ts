@@ -41,7 +41,7 @@ export function headlineOf(summary: TxSummary, known: KnownContracts, tokens: To
       return `Claim ${formatAmount(total, BNB)} of referral weeks, paid to ${named(call.referrer)}`;
     }
     case 'collect':
-      return `Collect the trading fees of ${named(call.token)} for its royalty recipient, sending ${summary.value.display}`;
+      return `Collect the trading fees of ${named(call.token)} for its royalty recipient${summary.value.wei === '0' ? '' : `, sending ${summary.value.display}`}`;
     case 'erc20-approve': {
       const currency = currencyAt(call.token, known, tokens);
       const what = unlimited(call.amount)
