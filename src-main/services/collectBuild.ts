@@ -2,6 +2,7 @@ import { type Address, encodeFunctionData, isAddressEqual, parseEventLogs } from
 import type { UnsignedTx } from '../../src-shared/schema/unsignedTx';
 import type { ChainContext } from '../chain/connectChain';
 import { LaunchFactory } from '../chain/generated/contracts';
+import type { EventPosition, ServiceEvent } from '../chain/serviceEvents';
 import { ApiError } from '../core/errors';
 import { formatWithSymbol } from '../core/units/decimalAmount';
 import { type MicroPrice, pairMicroPrice, tokenMicroPrice, type UsdRate, usdText } from '../core/units/dollarValue';
@@ -13,20 +14,16 @@ import type { TokenFacts } from './tokenRegistry';
 
 const BPS = 10_000n;
 
+type CollectedEvent = Extract<ServiceEvent, { kind: 'collected' }>;
+
 /**
  * What a collect does, from its simulation: the fees it takes from the positions, the royalty it pays and to whom,
  * the tokens it burns and the buy-back it leaves pending. `simulated` false (a chain of which no throw-away copy can
  * be made) gives what the positions' fees fix exactly, and the buy-back as what it may spend at most: `burned` is
  * then only the burn share of the token fees, and `pendingAfter` null.
  */
-export interface CollectOutcome {
+export interface CollectOutcome extends Omit<CollectedEvent, 'kind' | 'token' | keyof EventPosition> {
   simulated: boolean;
-  recipient: Address;
-  pairFees: bigint;
-  tokenFees: bigint;
-  pairToRoyalty: bigint;
-  tokenToRoyalty: bigint;
-  tokensBurned: bigint;
   pendingBefore: bigint;
   /** The pair the buy-back may spend: what was pending plus the burn share of the pair fees. */
   buybackBudget: bigint;

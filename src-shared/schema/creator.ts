@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AddressSchema, CostSchema, WeiSchema } from './common';
+import { TokenRefSchema } from './positions';
 import { UsdValueSchema } from './quote';
 import { addressField, closedBody } from './requestRules';
 import { UnsignedTxSchema } from './unsignedTx';
@@ -22,15 +23,6 @@ export const CreatorAmountSchema = z.object({
   wei: WeiSchema,
   symbol: z.string(),
   usd: UsdValueSchema,
-});
-
-const TokenRefSchema = z.object({
-  address: AddressSchema,
-  symbol: z.string(),
-  name: z.string(),
-  decimals: z.number().int(),
-  pool: AddressSchema,
-  pair: z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int() }),
 });
 
 export const CollectBuildSchema = z

@@ -5,9 +5,9 @@ import { formatDecimalAmount } from '../../core/units/decimalAmount';
 import { type MicroPrice, pairMicroPrice, usdText } from '../../core/units/dollarValue';
 import type { CollectBuilds } from '../../services/collectBuild';
 import type { CreatorLaunch, CreatorLaunches } from '../../services/creatorLaunches';
-import type { TokenFacts } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
+import { tokenRef } from './positionsRoute';
 
 const collectRoute = createRoute({
   method: 'post',
@@ -58,17 +58,6 @@ function amountOf(currency: { decimals: number; symbol: string }, price: MicroPr
     symbol: currency.symbol,
     usd: usdText(wei, price),
   });
-}
-
-function tokenRef(token: TokenFacts) {
-  return {
-    address: token.address,
-    symbol: token.symbol,
-    name: token.name,
-    decimals: token.decimals,
-    pool: token.pool,
-    pair: { address: token.pair.address, symbol: token.pair.symbol, decimals: token.pair.decimals },
-  };
 }
 
 function launchJson(entry: CreatorLaunch) {
