@@ -44,8 +44,8 @@ export interface ReadContext {
 const BPS = 10_000n;
 
 /**
- * Reads any answer the inspector takes (a trade, launch or claim build, a prepared request holding one, or a bare
- * Unsigned transaction) and derives from its own claims what each of its transactions must do. Answers the first
+ * Reads any answer the inspector takes (a trade, launch, claim or collect build, a prepared request holding one, or a
+ * bare Unsigned transaction) and derives from its own claims what each of its transactions must do. Answers the first
  * field that does not fit; never throws.
  */
 export function readBuild(json: unknown, ctx: ReadContext): ReadBuild | { error: string } {
