@@ -70,7 +70,11 @@ export function LaunchEarnings({
   const { token, fees, royalty } = launch;
   const running = progress !== null && !['done', 'rejected', 'failed'].includes(progress.stage);
   const toYou = royalty.recipient.toLowerCase() === wallet.toLowerCase();
-  const waiting = BigInt(fees.pair.uncollected.wei) > 0n || BigInt(fees.token.uncollected.wei) > 0n;
+  // A collect does something while fees wait, or while a buy-back waits for the price guard to let it buy.
+  const waiting =
+    BigInt(fees.pair.uncollected.wei) > 0n ||
+    BigInt(fees.token.uncollected.wei) > 0n ||
+    BigInt(launch.buybackPending.wei) > 0n;
   const burnPct = royalty.burnBps / 100;
 
   async function collect() {
@@ -104,7 +108,7 @@ export function LaunchEarnings({
         <Button
           variant="primary"
           disabled={running || !waiting}
-          title={waiting ? undefined : 'No fees are waiting: trades of the token earn them'}
+          title={waiting ? undefined : 'Nothing waits to be collected: trades of the token earn fees'}
           onClick={() => void collect()}
           testId="creator-collect"
         >
