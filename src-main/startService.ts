@@ -19,6 +19,8 @@ import type { AppChannel } from './services/appChannel';
 import { BuildService } from './services/buildService';
 import { BuiltApprovals } from './services/builtApprovals';
 import { Challenges } from './services/challenges';
+import { CollectBuilds } from './services/collectBuild';
+import { CreatorLaunches } from './services/creatorLaunches';
 import { seedDevnet } from './services/devnetSeed';
 import { DollarPrices } from './services/dollarPrices';
 import { HeadChain } from './services/indexer/headChain';
@@ -311,6 +313,8 @@ export function composeServices(
     prices,
     chain,
   });
+  const collects = new CollectBuilds({ chain, tokens, prices });
+  const creators = new CreatorLaunches({ index, tokens, prices, chain });
   // Earnings windows (24 h, 7 days, active in 30 days) are measured against trades' block times: the chain's clock,
   // which a rehearsal may have moved ahead of the wall clock.
   const chainNowMs = () => chainClockMs(chain.devnet, now());
@@ -347,6 +351,8 @@ export function composeServices(
     weeks,
     market,
     positions,
+    collects,
+    creators,
     events: stream,
     builtApprovals,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),

@@ -11,6 +11,8 @@ import type { ApiKeys } from '../services/apiKeys';
 import type { AppChannel } from '../services/appChannel';
 import type { BuildService } from '../services/buildService';
 import type { Challenges } from '../services/challenges';
+import type { CollectBuilds } from '../services/collectBuild';
+import type { CreatorLaunches } from '../services/creatorLaunches';
 import type { Indexer } from '../services/indexer/indexer';
 import type { Intents } from '../services/intents';
 import type { LaunchService } from '../services/launchService';
@@ -45,6 +47,7 @@ import { AUTH_BASE, AUTH_ROUTES, authRoutes } from './routes/authRoutes';
 import { balancesRoute } from './routes/balancesRoute';
 import { buildLaunchRoute } from './routes/buildLaunchRoute';
 import { buildTradeRoute } from './routes/buildTradeRoute';
+import { creatorRoutes } from './routes/creatorRoutes';
 import { errorsRoute } from './routes/errorsRoute';
 import { eventsRoute } from './routes/eventsRoute';
 import { intentsRoute } from './routes/intentsRoute';
@@ -138,6 +141,9 @@ export interface AppDeps {
   market: TokenMarket;
   /** A wallet's holdings of the tokens launched here, valued, with their cost and profit. */
   positions: Positions;
+  /** Collect builds and the creator's dashboard (issue 31). */
+  collects: CollectBuilds;
+  creators: CreatorLaunches;
   /** GET /events: what the indexer stores, streamed. */
   events: EventStream;
   /** Where shared referral links point (a public site, or the app's own scheme by default); never loopback. */
@@ -211,6 +217,7 @@ export function createApi(
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);
   buildLaunchRoute(api, deps.launches);
+  creatorRoutes(api, deps.collects, deps.creators);
   mediaRoute(api, deps.media, { uploadsPerMinute: limits ? limits.uploadsPerMinute : false });
   // Sign-in is served under /api/auth; its routes are listed here with a server of their own.
   for (const route of AUTH_ROUTES) api.openAPIRegistry.registerPath(route);

@@ -13,7 +13,7 @@ import { WalletError } from './walletError';
 /**
  * Main's last check before the signer, whatever the page sent. The call is decoded with the review screen's own
  * decoder and judged by its function and arguments, not only its target:
- * - on our contracts, only the functions the service builds (the four trades, launch, claim);
+ * - on our contracts, only the functions the service builds (the four trades, launch, claim, collect);
  * - BNB only with a function that pays BNB (a buy or a launch paid natively), and exactly what it pays;
  * - approvals only to our router, factory or Permit2, and only the very approvals a build of this service made for
  *   this wallet (so with the spender and amount the build claimed);
@@ -62,6 +62,9 @@ export function knownContractsGuard(
       case 'claim':
         expectValue(tx, 0n, `claim of ${where}`);
         return;
+      case 'collect':
+        expectValue(tx, 0n, `collect of ${where}`);
+        return;
       case 'erc20-approve':
       case 'permit2-approve': {
         const spenders = call.kind === 'erc20-approve' ? [router, factory, permit2] : [router, factory];
@@ -100,7 +103,7 @@ function bnb(wei: bigint): string {
 function refused(what: string): WalletError {
   return new WalletError(
     'UNKNOWN_CONTRACT',
-    `The app signs only this service's trades, launches and claims, and the approvals its builds ask for; this is ${what}.`,
+    `The app signs only this service's trades, launches, claims and collects, and the approvals its builds ask for; this is ${what}.`,
     'Build the transaction with this app, or inspect it to see what it does.',
   );
 }

@@ -44,6 +44,15 @@ export interface IndexedLaunch extends Omit<LaunchFacts, 'salt' | 'royaltyTo'>, 
   details: LaunchDetails | null;
 }
 
+/** The sums of a token's `Collected` events: fees taken from its positions, the royalty paid, tokens burned. */
+export interface CollectedTotals {
+  pairFees: bigint;
+  tokenFees: bigint;
+  pairToRoyalty: bigint;
+  tokenToRoyalty: bigint;
+  tokensBurned: bigint;
+}
+
 /** What a launch's metadata says about the token besides its logo (each only when present and valid). */
 export interface LaunchDetails {
   description?: string;
@@ -326,6 +335,14 @@ export class IndexStore {
       topHolders: prepare(
         `SELECT holder, balance FROM holders WHERE token = ?
          ORDER BY length(balance) DESC, balance DESC LIMIT ?`,
+      ),
+      byCreator: prepare(
+        `SELECT ${LAUNCH_COLUMNS} FROM ${LAUNCH_FROM} WHERE l.creator = ? ORDER BY l.block DESC, l.log_index DESC`,
+      ),
+      collectionsOf: prepare(
+        `SELECT pair_fees AS pairFees, token_fees AS tokenFees, pair_to_royalty AS pairToRoyalty,
+           token_to_royalty AS tokenToRoyalty, tokens_burned AS tokensBurned
+         FROM collections WHERE token = ? ORDER BY block, log_index`,
       ),
       counts: prepare(
         `SELECT (SELECT count(*) FROM launches) AS launches, (SELECT count(*) FROM trades) AS trades,
@@ -690,6 +707,27 @@ export class IndexStore {
         compareStreamPositions(entry.position, from) > 0 &&
         (end === null || compareStreamPositions(entry.position, end) <= 0),
     );
+  }
+
+  /** The launches `creator` made, newest first. */
+  launchesBy(creator: Address): IndexedLaunch[] {
+    return (this.statements.byCreator.all(getAddress(creator)) as LaunchRow[]).map(toLaunch);
+  }
+
+  /** What the factory's indexed `Collected` events of `token` paid out, summed; all zero before any collect. */
+  collectedOf(token: Address): CollectedTotals {
+    const rows = this.statements.collectionsOf.all(getAddress(token)) as Record<keyof CollectedTotals, string>[];
+    const totals: CollectedTotals = {
+      pairFees: 0n,
+      tokenFees: 0n,
+      pairToRoyalty: 0n,
+      tokenToRoyalty: 0n,
+      tokensBurned: 0n,
+    };
+    for (const row of rows) {
+      for (const key of Object.keys(totals) as (keyof CollectedTotals)[]) totals[key] += BigInt(row[key]);
+    }
+    return totals;
   }
 
   isCreator(wallet: Address): boolean {

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect } from 'react';
 import { ActivityPage } from './pages/ActivityPage';
+import { CreatorPage } from './pages/CreatorPage';
 import { InspectPage } from './pages/InspectPage';
 import { KeysPage } from './pages/KeysPage';
 import { LaunchesPage } from './pages/LaunchesPage';
@@ -44,6 +45,8 @@ function Page({ route }: { route: Route }): ReactNode {
       return <ActivityPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'creator':
+      return <CreatorPage />;
     case 'not-found':
       return (
         <div data-testid="not-found" className="rounded-xl border border-line bg-surface">

@@ -319,9 +319,19 @@ describe('checkTransaction: a bare transaction', () => {
       'to-known',
       'function-known',
     ]);
-    const collect = encodeFunctionData({ abi: launchFactoryAbi, functionName: 'collect', args: [TOKEN] });
-    expect(failed(check({ chainId: CHAIN_ID, to: KNOWN.factory, data: collect, value: '0' }, bare))).toEqual([
+    // The pool's swap callback is ours but never built by the service; a collect of a launch's fees is.
+    const callback = encodeFunctionData({
+      abi: tradeRouterAbi,
+      functionName: 'pancakeV3SwapCallback',
+      args: [1n, -1n, '0x'],
+    });
+    expect(failed(check({ chainId: CHAIN_ID, to: KNOWN.router, data: callback, value: '0' }, bare))).toEqual([
       'function-known',
+    ]);
+    const collect = encodeFunctionData({ abi: launchFactoryAbi, functionName: 'collect', args: [TOKEN] });
+    expect(failed(check({ chainId: CHAIN_ID, to: KNOWN.factory, data: collect, value: '0' }, bare))).toEqual([]);
+    expect(failed(check({ chainId: CHAIN_ID, to: KNOWN.factory, data: collect, value: '1' }, bare))).toEqual([
+      'value-matches',
     ]);
   });
 });

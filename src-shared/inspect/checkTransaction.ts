@@ -4,6 +4,7 @@ import { formatDuration } from '../format/times';
 import type { DecodeContext, DecodedCall, LaunchParams, TradeParams, TxSummary } from './decodeCall';
 import type {
   ClaimExpectation,
+  CollectExpectation,
   Expectation,
   LaunchExpectation,
   StepExpectation,
@@ -100,6 +101,9 @@ export function checkTransaction(summary: TxSummary, expected: Expectation, ctx:
       break;
     case 'claim':
       checkClaim(c, expected);
+      break;
+    case 'collect':
+      checkCollect(c, expected);
       break;
     case 'step':
       checkStep(c, expected);
@@ -418,6 +422,21 @@ function checkClaim(c: Checks, e: ClaimExpectation): void {
   c.value(0n, 'a claim sends no BNB');
 }
 
+/** A collect goes to our factory, for the token asked about, and sends no BNB. */
+function checkCollect(c: Checks, e: CollectExpectation): void {
+  c.target(c.ctx.known.factory, 'the launch factory');
+  const call = c.func('collect', 'collect', 'LaunchFactory');
+  if (call) {
+    c.add(
+      'token-matches',
+      sameAddress(call.token, e.token),
+      `collects the fees of ${c.address(call.token)}`,
+      `collects the fees of ${c.address(call.token)}; expected ${c.address(e.token)}`,
+    );
+  }
+  c.value(0n, 'a collect sends no BNB');
+}
+
 function checkStep(c: Checks, e: StepExpectation): void {
   const { known } = c.ctx;
   if (e.step === 'approve-router') {
@@ -490,7 +509,7 @@ function checkUnsigned(c: Checks, e: UnsignedExpectation): void {
     ours ? `sent to ${c.address(summary.to)}` : `sent to ${c.address(summary.to)}, the token it approves`,
     `sent to ${c.address(summary.to)}, none of the service's contracts`,
   );
-  const built = ['trade', 'launch', 'claim', 'permit2-approve', 'erc20-approve'].includes(call.kind);
+  const built = ['trade', 'launch', 'claim', 'collect', 'permit2-approve', 'erc20-approve'].includes(call.kind);
   c.add(
     'function-known',
     built,
@@ -535,6 +554,9 @@ function checkUnsigned(c: Checks, e: UnsignedExpectation): void {
     }
     case 'claim':
       c.value(0n, 'a claim sends no BNB');
+      break;
+    case 'collect':
+      c.value(0n, 'a collect sends no BNB');
       break;
     default:
       break;

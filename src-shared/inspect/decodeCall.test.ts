@@ -1,11 +1,12 @@
-import { encodeFunctionData, getAddress, parseEther, zeroAddress } from 'viem';
+import { type Address, encodeFunctionData, getAddress, parseEther, zeroAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { formatLocalTime } from '../format/times';
-import { launchFactoryAbi } from '../generated/abis';
+import { referralVaultAbi } from '../generated/abis';
 import { decodeCall } from './decodeCall';
 import {
   CHAIN_ID,
   claimTx,
+  collectTx,
   erc20ApproveTx,
   KNOWN,
   launchParams,
@@ -22,6 +23,7 @@ import {
   WALLET,
 } from './testVectors';
 
+const ROOT = `0x${'ab'.repeat(32)}` as const;
 const ctx = { known: KNOWN, now: NOW, tokens: TOKENS, rates: { siteFeeBps: 100, referrerBps: 20 } };
 const argsOf = (summary: ReturnType<typeof decodeCall>) =>
   Object.fromEntries(summary.args.map((a) => [a.name, { display: a.display, raw: a.raw }]));
@@ -112,6 +114,20 @@ describe('decodeCall', () => {
     expect(summary.deadline).toBeNull();
   });
 
+  it("decodes a collect of a launch's fees on the factory, naming the token and who gains", () => {
+    const summary = decodeCall(collectTx(TOKEN), ctx);
+    expect(summary).toMatchObject({ contract: 'LaunchFactory', function: 'collect', deadline: null, referrer: null });
+    expect(summary.call).toEqual({ kind: 'collect', token: TOKEN });
+    expect(argsOf(summary).token).toEqual({ display: `${TOKEN} (MCAT), whose fees are collected`, raw: TOKEN });
+    expect(summary.value.wei).toBe('0');
+    expect(summary.notes.join(' ')).toMatch(
+      /royalty to the launch's royalty recipient or creator, never to the sender/,
+    );
+    // The same call sent anywhere but our factory is not read as a collect.
+    const elsewhere = decodeCall({ ...collectTx(TOKEN), to: OTHER }, ctx);
+    expect(elsewhere).toMatchObject({ contract: 'unknown', function: null, call: { kind: 'undecoded' } });
+  });
+
   it('decodes a referral claim, a Permit2 approval and an ERC-20 approval', () => {
     const claim = decodeCall(
       claimTx(WALLET, [{ week: 2950n, amount: parseEther('0.25'), proof: [`0x${'11'.repeat(32)}`] }]),
@@ -152,9 +168,9 @@ describe('decodeCall', () => {
   });
 
   it('decodes a function of ours the service never builds as another call', () => {
-    const data = encodeFunctionData({ abi: launchFactoryAbi, functionName: 'collect', args: [TOKEN] });
-    const summary = decodeCall({ chainId: CHAIN_ID, to: KNOWN.factory, data, value: '0' }, ctx);
-    expect(summary).toMatchObject({ function: 'collect', call: { kind: 'other', function: 'collect' } });
-    expect(argsOf(summary).token?.display).toBe(`${TOKEN} (MCAT)`);
+    const data = encodeFunctionData({ abi: referralVaultAbi, functionName: 'postRoot', args: [2950n, ROOT, 5n] });
+    const summary = decodeCall({ chainId: CHAIN_ID, to: KNOWN.referrals as Address, data, value: '0' }, ctx);
+    expect(summary).toMatchObject({ function: 'postRoot', call: { kind: 'other', function: 'postRoot' } });
+    expect(argsOf(summary).week?.raw).toBe('2950');
   });
 });

@@ -75,6 +75,7 @@ export type DecodedCall =
   | { kind: 'trade'; function: TradeFunction; params: TradeParams }
   | { kind: 'launch'; params: LaunchParams }
   | { kind: 'claim'; referrer: Address; claims: readonly { week: bigint; amount: bigint; proof: readonly Hex[] }[] }
+  | { kind: 'collect'; token: Address }
   | { kind: 'permit2-approve'; token: Address; spender: Address; amount: bigint; expiration: number }
   | { kind: 'erc20-approve'; token: Address; spender: Address; amount: bigint }
   | { kind: 'other'; function: string }
@@ -221,6 +222,7 @@ function typedCall(contract: ContractKind, name: string, args: readonly unknown[
     return { kind: 'trade', function: name as TradeFunction, params: args[0] as TradeParams };
   }
   if (contract === 'LaunchFactory' && name === 'launch') return { kind: 'launch', params: args[0] as LaunchParams };
+  if (contract === 'LaunchFactory' && name === 'collect') return { kind: 'collect', token: args[0] as Address };
   if (contract === 'ReferralVault' && name === 'claim') {
     return {
       kind: 'claim',
@@ -332,6 +334,8 @@ function renderers(call: DecodedCall, tx: UnsignedTx, ctx: DecodeContext, tokens
     }
     case 'claim':
       return { referrer: address, 'claims[].amount': amountIn(BNB), 'claims[].week': (v) => `week ${v}` };
+    case 'collect':
+      return { token: (v) => `${address(v)}, whose fees are collected` };
     case 'permit2-approve':
       return {
         token: address,
@@ -402,6 +406,11 @@ function describe(summary: TxSummary, ctx: DecodeContext, tokens: TokenInfos, va
     }
     unknownToken(params.pair);
     summary.notes.push('the launched token has 18 decimals, and the factory creates it for the sending wallet');
+  } else if (call.kind === 'collect') {
+    summary.notes.push(
+      "anyone may send a collect: the factory pays the royalty to the launch's royalty recipient or creator, " +
+        'never to the sender, and buys back and burns the burn share; the sender pays only the gas',
+    );
   } else if (call.kind === 'claim') {
     summary.referrer = call.referrer;
     summary.notes.push('the vault pays the claimed BNB to the referrer named in the call, whoever sends it');

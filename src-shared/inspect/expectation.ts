@@ -8,6 +8,7 @@ export type Expectation =
   | TradeExpectation
   | LaunchExpectation
   | ClaimExpectation
+  | CollectExpectation
   | StepExpectation
   | UnsignedExpectation;
 
@@ -63,6 +64,13 @@ export interface ClaimExpectation {
   /** Who the vault pays; the wallet itself unless it claims for someone else. */
   referrer: Address;
   weeks?: readonly { week: number; amount: bigint }[];
+}
+
+/** A collect of a launch's fees: anyone may send it, for the launch's royalty recipient. */
+export interface CollectExpectation {
+  kind: 'collect';
+  wallet: Address;
+  token: Address;
 }
 
 export type StepName = 'approve-permit2' | 'approve-router' | 'approve-factory';

@@ -35,6 +35,7 @@ const KIND_TITLES = {
   trade: 'Trade build',
   launch: 'Launch build',
   claim: 'Referral claim build',
+  collect: "Collect build (a launch's fees)",
   unsigned: 'Unsigned transaction',
 } as const;
 

@@ -5,6 +5,7 @@ import { type InspectResult, inspectBuild } from './inspectBuild';
 import { readSettings } from './readSettings';
 import {
   claimTx,
+  collectTx,
   erc20ApproveTx,
   KNOWN,
   launchParams,
@@ -79,6 +80,39 @@ function claimBuild() {
     simulation: { ran: true, ok: true },
     cost: { gasPriceWei: '1', maxWei: '1', max: '0' },
     explain: 'Claim',
+  };
+}
+
+/** A POST /build/collect answer sent by another wallet than the royalty recipient, from its simulation. */
+function collectBuild() {
+  const amount = (wei: bigint, symbol: string) => ({ amount: '0', wei: wei.toString(), symbol, usd: null });
+  return {
+    wallet: WALLET,
+    token: {
+      address: TOKEN,
+      symbol: 'MCAT',
+      name: 'Moon Cat',
+      decimals: 18,
+      pool: OTHER,
+      pair: { address: KNOWN.wbnb, symbol: 'BNB', decimals: 18 },
+    },
+    recipient: REFERRER,
+    outcome: {
+      simulated: true,
+      pairFees: amount(parseEther('0.02'), 'BNB'),
+      tokenFees: amount(parseEther('300'), 'MCAT'),
+      royalty: { pair: amount(parseEther('0.01'), 'BNB'), tokens: amount(parseEther('150'), 'MCAT') },
+      burned: amount(parseEther('420.5'), 'MCAT'),
+      buyback: {
+        pendingBefore: amount(0n, 'BNB'),
+        budget: amount(parseEther('0.01'), 'BNB'),
+        pendingAfter: amount(parseEther('0.001'), 'BNB'),
+      },
+    },
+    tx: { ...collectTx(TOKEN), gas: '300000' },
+    simulation: { ran: true, ok: true },
+    cost: { gasPriceWei: '1', maxWei: '1', max: '0', usd: null },
+    explain: 'Collect',
   };
 }
 
@@ -181,6 +215,39 @@ describe('inspectBuild', () => {
     const build = claimBuild();
     Object.assign(build.tx, claimTx(OTHER, [{ week: 2950n, amount: parseEther('0.25'), proof: [] }]));
     expect(failedIds(inspectBuild(build, ctx))).toEqual(['referrer-matches', 'recipient-is-signer', 'amount-matches']);
+  });
+
+  it('checks a collect build and shows who gains what as the build says', () => {
+    const result = inspectBuild(collectBuild(), ctx);
+    expect(failedIds(result)).toEqual([]);
+    expect(result).toMatchObject({ kind: 'collect', wallet: WALLET, ok: true });
+    expect(result.main.checks.map((c) => c.id)).toEqual([
+      'chain-id',
+      'to-known',
+      'function-known',
+      'token-matches',
+      'value-matches',
+    ]);
+    const notes = result.main.summary?.notes ?? [];
+    expect(notes).toContain('the build says (by its simulation): it takes 0.02 BNB and 300 MCAT of fees');
+    expect(notes).toContain(`the build says: ${REFERRER} receives 0.01 BNB and 150 MCAT`);
+    expect(notes).toContain('the build says: 420.5 MCAT are burned, and 0.001 BNB stays pending for a later buy-back');
+    const cases: [string, (b: ReturnType<typeof collectBuild>) => void, string[]][] = [
+      ['another token', (b) => Object.assign(b.tx, collectTx(USDT)), ['token-matches']],
+      ['another target', (b) => Object.assign(b.tx, { to: OTHER }), ['to-known', 'function-known']],
+      ['BNB sent', (b) => Object.assign(b.tx, { value: '1' }), ['value-matches']],
+    ];
+    for (const [name, tamper, ids] of cases) {
+      const build = collectBuild();
+      tamper(build);
+      expect(failedIds(inspectBuild(build, ctx)), name).toEqual(ids);
+    }
+    const unsimulated = collectBuild();
+    Object.assign(unsimulated.outcome.buyback, { pendingAfter: null });
+    Object.assign(unsimulated.outcome, { simulated: false });
+    expect(inspectBuild(unsimulated, ctx).main.summary?.notes).toContain(
+      'the build says: 420.5 MCAT are burned, the buy-back spending up to 0.01 BNB',
+    );
   });
 
   it('checks a prepared request against the build it holds', () => {

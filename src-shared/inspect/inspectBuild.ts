@@ -44,8 +44,8 @@ export interface InspectResult {
 /**
  * Decodes and checks everything a build answer asks the user to sign (its steps and its main transaction) against
  * the answer's own claims (wallet, token, amounts, limit, referrer, deadline, name, supply...), so a transaction
- * whose data, target, value or chain was changed shows as a failed check. Takes a trade, launch or claim build, a
- * prepared request holding one, or a bare unsigned transaction; never throws.
+ * whose data, target, value or chain was changed shows as a failed check. Takes a trade, launch, claim or collect
+ * build, a prepared request holding one, or a bare unsigned transaction; never throws.
  *
  * @example inspectBuild(await (await fetch(`${api}/build/buy`, …)).json(), { known, now: Date.now() / 1000 }).ok
  */
@@ -70,6 +70,7 @@ function inspect(json: unknown, ctx: InspectContext): InspectResult {
   };
   const inspectTx = (item: ReadTx, before: Check[] = []): InspectedTx => {
     const summary = item.tx ? decodeCall(item.tx, checkCtx) : null;
+    if (summary && item.notes) summary.notes.push(...item.notes);
     const checks = [...before, ...item.problems];
     if (summary && item.expectation) checks.push(...checkTransaction(summary, item.expectation, checkCtx));
     return { summary, checks };

@@ -4,10 +4,11 @@ import { INTENT_KINDS } from '../schema/intents';
 import type { UnsignedTx } from '../schema/unsignedTx';
 import type { Check } from './checkTransaction';
 import type { Expectation, StepName, TradeExpectation } from './expectation';
+import { formatAmount } from './humanUnits';
 import { type KnownContracts, sameAddress, type TokenInfos } from './knownContracts';
 import { readUnsignedTx } from './unsignedTx';
 
-export type BuildKind = 'trade' | 'launch' | 'claim' | 'unsigned';
+export type BuildKind = 'trade' | 'launch' | 'claim' | 'collect' | 'unsigned';
 
 /** A transaction of a build with what it should do, or why it cannot be checked. */
 export interface ReadTx {
@@ -15,6 +16,8 @@ export interface ReadTx {
   expectation: Expectation | null;
   /** Failed checks found in reading it (a malformed tx, a step no such build needs). */
   problems: Check[];
+  /** What the answer says the transaction does beyond its call (a collect's simulated outcome), for the reviewer. */
+  notes?: string[];
 }
 
 /** A build answer read into the transactions it holds and what each should do, by the answer's own claims. */
@@ -41,8 +44,8 @@ export interface ReadContext {
 const BPS = 10_000n;
 
 /**
- * Reads any answer the inspector takes (a trade, launch or claim build, a prepared request holding one, or a bare
- * Unsigned transaction) and derives from its own claims what each of its transactions must do. Answers the first
+ * Reads any answer the inspector takes (a trade, launch, claim or collect build, a prepared request holding one, or a
+ * bare Unsigned transaction) and derives from its own claims what each of its transactions must do. Answers the first
  * field that does not fit; never throws.
  */
 export function readBuild(json: unknown, ctx: ReadContext): ReadBuild | { error: string } {
@@ -159,6 +162,7 @@ function readAny(r: Reader, ctx: ReadContext): ReadBuild {
   if (r.has('side') && r.has('exact') && r.has('tx')) return readTrade(r, ctx);
   if (r.has('name') && r.has('symbol') && r.has('supply') && r.has('tx')) return readLaunch(r, ctx);
   if (r.has('weeks') && r.has('referrer') && r.has('tx')) return readClaim(r);
+  if (r.has('recipient') && r.has('outcome') && r.has('tx')) return readCollect(r);
   if (r.has('to') && r.has('data') && r.has('chainId')) {
     return {
       kind: 'unsigned',
@@ -181,7 +185,7 @@ function readAny(r: Reader, ctx: ReadContext): ReadBuild {
   }
   return r.fail(
     '',
-    'a trade, launch or claim build, a prepared request or an unsigned transaction (no tx, side, name or weeks)',
+    'a trade, launch, claim or collect build, a prepared request or an unsigned transaction (no tx, side, name, weeks or outcome)',
   );
 }
 
@@ -390,6 +394,43 @@ function readClaim(r: Reader): ReadBuild {
       problems: [],
     },
     tokens: {},
+    rates: { siteFeeBps: null, referrerBps: null },
+    checks: [],
+  };
+}
+
+/**
+ * A collect build: the call must collect the answer's token on our factory, and its outcome (who gains what, from the
+ * build's simulation) is shown as the build's own word, since only the chain can confirm it.
+ */
+function readCollect(r: Reader): ReadBuild {
+  const wallet = r.address('wallet');
+  const token = r.address('token.address');
+  const pair = r.address('token.pair.address');
+  const tokens: TokenInfos = {
+    [token]: { symbol: r.string('token.symbol'), decimals: r.int('token.decimals') },
+    [pair]: { symbol: r.string('token.pair.symbol'), decimals: r.int('token.pair.decimals') },
+  };
+  const inPair = (path: string) => formatAmount(r.wei(`${path}.wei`), tokens[pair]);
+  const inTokens = (path: string) => formatAmount(r.wei(`${path}.wei`), tokens[token]);
+  const recipient = r.address('recipient');
+  const pending = r.get('outcome.buyback.pendingAfter') === null ? null : inPair('outcome.buyback.pendingAfter');
+  const source = r.get('outcome.simulated') === true ? 'by its simulation' : 'from the positions, not simulated';
+  const notes = [
+    `the build says (${source}): it takes ${inPair('outcome.pairFees')} and ${inTokens('outcome.tokenFees')} of fees`,
+    `the build says: ${recipient} receives ${inPair('outcome.royalty.pair')} and ${inTokens('outcome.royalty.tokens')}`,
+    `the build says: ${inTokens('outcome.burned')} are burned` +
+      (pending === null
+        ? `, the buy-back spending up to ${inPair('outcome.buyback.budget')}`
+        : `, and ${pending} stays pending for a later buy-back`),
+  ];
+  return {
+    kind: 'collect',
+    wallet,
+    intentId: null,
+    steps: [],
+    main: { tx: r.tx('tx'), expectation: { kind: 'collect', wallet, token }, problems: [], notes },
+    tokens,
     rates: { siteFeeBps: null, referrerBps: null },
     checks: [],
   };

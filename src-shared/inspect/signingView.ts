@@ -50,6 +50,8 @@ export function headlineOf(summary: TxSummary, known: KnownContracts, tokens: To
       const total = call.claims.reduce((sum, claim) => sum + claim.amount, 0n);
       return `Claim ${formatAmount(total, BNB)} of referral weeks, paid to ${named(call.referrer)}`;
     }
+    case 'collect':
+      return `Collect the trading fees of ${named(call.token)} for its royalty recipient${summary.value.wei === '0' ? '' : `, sending ${summary.value.display}`}`;
     case 'erc20-approve': {
       const currency = currencyAt(call.token, known, tokens);
       const what = unlimited(call.amount)

@@ -93,6 +93,11 @@ export function claimTx(referrer: Address, claims: { week: bigint; amount: bigin
   return { chainId: CHAIN_ID, to: KNOWN.referrals as Address, data, value: '0' };
 }
 
+export function collectTx(token: Address = TOKEN): UnsignedTx {
+  const data = encodeFunctionData({ abi: launchFactoryAbi, functionName: 'collect', args: [token] });
+  return { chainId: CHAIN_ID, to: KNOWN.factory, data, value: '0' };
+}
+
 export function permit2ApproveTx(token: Address, spender: Address, expiration: number): UnsignedTx {
   const data = encodeFunctionData({
     abi: allowanceTransferAbi,

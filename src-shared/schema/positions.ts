@@ -35,16 +35,19 @@ const PairAmountSchema = z.object({ amount: z.string(), wei: WeiSchema, usd });
 /** The same, for a figure that may be below zero (a loss). */
 const SignedPairAmountSchema = z.object({ amount: z.string(), wei: SignedWeiSchema, usd });
 
+/** A launched token where an answer names it: address, symbol, name, decimals, pool and pair. */
+export const TokenRefSchema = z.object({
+  address: AddressSchema,
+  symbol: z.string(),
+  name: z.string(),
+  decimals: z.number().int(),
+  pool: AddressSchema,
+  pair: z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int() }),
+});
+
 export const PositionSchema = z
   .object({
-    token: z.object({
-      address: AddressSchema,
-      symbol: z.string(),
-      name: z.string(),
-      decimals: z.number().int(),
-      pool: AddressSchema,
-      pair: z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int() }),
-    }),
+    token: TokenRefSchema,
     balance: z
       .object({ amount: z.string(), wei: WeiSchema })
       .meta({ description: 'tokens held now, read from the chain' }),

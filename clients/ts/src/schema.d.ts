@@ -2877,6 +2877,224 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/build/collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build an unsigned collect of a launch's fees, simulated from the wallet
+         * @description An addition to the spec. Builds the launch factory's `collect(token)`: it takes the fees the launch's locked positions earned, pays the royalty (the fees less the burn share) to the launch's `royaltyTo` or its creator, burns the burn share of the token fees, and with the burn share of the pair fees (plus what was pending) buys the token back and burns it, never above the pool's recent average price plus half a tick spacing; what that leaves stays pending in the factory for a later collect. Anyone may send it: the sender pays only the gas. The call is simulated from `wallet` at the latest block (a revert is `SIMULATION_FAILED`); on the devnet it is also sent on a throw-away copy of the chain, and `outcome` is read from its `Collected` event (`simulated` true). Elsewhere the fees and royalty are exact from the positions and the buy-back is given as what it may spend. `explain` says who gains what. Errors: `INVALID_ADDRESS` (wallet, token), `INVALID_BODY` (a field it does not know), `UNKNOWN_TOKEN` (not launched here), `INSUFFICIENT_BALANCE` (the gas), `SIMULATION_FAILED`, `CHAIN_UNREACHABLE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the wallet that will sign and send (anyone may: it pays the gas, the royalty goes to the launch)
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
+                        wallet: string;
+                        /**
+                         * @description a token launched by this service
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Collect build */
+                200: {
+                    headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CollectBuild"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                429: {
+                    headers: {
+                        "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                        RateLimit: components["headers"]["RateLimit"];
+                        "Retry-After": components["headers"]["Retry-After"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallets/{address}/launches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The launches a wallet created, with what their liquidity earned and where it went
+         * @description An addition to the spec. Every token the wallet launched here (newest first), read at one block: the fees its locked liquidity earned in the pair currency and in the token (`collected`: the factory's indexed `Collected` events; `uncollected`: read from the pool's positions the factory holds, exactly what a collect sent now would take), the royalty those collects paid and the tokens they burned (burn share and buy-back), the factory's `buybackPending`, and each first-buy recipient with what the first buy paid it (from the launch receipt) and its balance now. Dollars at the pair's dollar price now (tokens at the pool's price times that); null when it has none. A launch or collect shows once the indexer has its block. Errors: `INVALID_ADDRESS`, `CHAIN_UNREACHABLE`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the wallet */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Creator launches */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatorLaunches"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/image": {
         parameters: {
             query?: never;
@@ -4650,6 +4868,443 @@ export interface components {
                 usd: string | null;
             };
             explain: string;
+        };
+        CollectBuild: {
+            /**
+             * @description 0x followed by 40 hex digits
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            wallet: string;
+            token: {
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                address: string;
+                symbol: string;
+                name: string;
+                decimals: number;
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                pool: string;
+                pair: {
+                    /**
+                     * @description 0x followed by 40 hex digits
+                     * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                     */
+                    address: string;
+                    symbol: string;
+                    decimals: number;
+                };
+            };
+            /**
+             * @description who the royalty is paid to: the launch's royaltyTo or its creator
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            recipient: string;
+            /** @description who gains what */
+            outcome: {
+                /** @description true: every figure is from the collect sent on a throw-away copy of the chain (the devnet); false: the fees and royalty are exact from the positions, the buy-back's result is not known (burned is then only the burn share of the token fees, pendingAfter null) */
+                simulated: boolean;
+                /** @description fees taken from the positions in the pool's pair currency */
+                pairFees: {
+                    /** @description whole units */
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    symbol: string;
+                    /**
+                     * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                     * @example 12.34
+                     */
+                    usd: string | null;
+                };
+                /** @description fees taken from the positions in the token */
+                tokenFees: {
+                    /** @description whole units */
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    symbol: string;
+                    /**
+                     * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                     * @example 12.34
+                     */
+                    usd: string | null;
+                };
+                /** @description paid to the recipient: the fees less the burn share */
+                royalty: {
+                    pair: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                    tokens: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                };
+                /** @description tokens sent to the dead address: the burn share of the token fees plus what the buy-back bought */
+                burned: {
+                    /** @description whole units */
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    symbol: string;
+                    /**
+                     * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                     * @example 12.34
+                     */
+                    usd: string | null;
+                };
+                buyback: {
+                    /** @description pair currency waiting for a buy-back before */
+                    pendingBefore: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                    /** @description what the buy-back may spend: pending plus the burn share */
+                    budget: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                    /** @description what the price guard leaves for a later collect; null when not simulated */
+                    pendingAfter: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    } | null;
+                };
+            };
+            tx: components["schemas"]["UnsignedTx"];
+            simulation: {
+                ran: boolean;
+                ok: boolean;
+            };
+            cost: {
+                gasPriceWei: string;
+                maxWei: string;
+                max: string;
+                /**
+                 * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
+            };
+            explain: string;
+        };
+        CreatorLaunches: {
+            /**
+             * @description 0x followed by 40 hex digits
+             * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+             */
+            wallet: string;
+            block: string;
+            launches: components["schemas"]["CreatorLaunch"][];
+        };
+        CreatorLaunch: {
+            token: {
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                address: string;
+                symbol: string;
+                name: string;
+                decimals: number;
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                pool: string;
+                pair: {
+                    /**
+                     * @description 0x followed by 40 hex digits
+                     * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                     */
+                    address: string;
+                    symbol: string;
+                    decimals: number;
+                };
+                image: string | null;
+            };
+            /** @description the launch block's time, ISO 8601 */
+            launchedAt: string;
+            royalty: {
+                /**
+                 * @description royaltyTo, or the creator when the launch named nobody
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                recipient: string;
+                /** @description share of the fees bought back and burned, basis points */
+                burnBps: number;
+            };
+            /** @description what the launch's locked liquidity earned: collected (the indexed Collected events) plus uncollected (read from the pool positions the factory holds, as a collect sent now would take them) */
+            fees: {
+                pair: {
+                    collected: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                    uncollected: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                    total: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                };
+                token: {
+                    collected: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                    uncollected: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                    total: {
+                        /** @description whole units */
+                        amount: string;
+                        /**
+                         * @description amount in wei, digits only
+                         * @example 0
+                         */
+                        wei: string;
+                        symbol: string;
+                        /**
+                         * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                         * @example 12.34
+                         */
+                        usd: string | null;
+                    };
+                };
+            };
+            /** @description paid to the royalty recipient by the indexed collects */
+            royaltyPaid: {
+                pair: {
+                    /** @description whole units */
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    symbol: string;
+                    /**
+                     * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                     * @example 12.34
+                     */
+                    usd: string | null;
+                };
+                tokens: {
+                    /** @description whole units */
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    symbol: string;
+                    /**
+                     * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                     * @example 12.34
+                     */
+                    usd: string | null;
+                };
+            };
+            /** @description tokens burned by the indexed collects (burn share and buy-back) */
+            burned: {
+                /** @description whole units */
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+                symbol: string;
+                /**
+                 * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
+            };
+            /** @description the factory's buybackPending for the token, now */
+            buybackPending: {
+                /** @description whole units */
+                amount: string;
+                /**
+                 * @description amount in wei, digits only
+                 * @example 0
+                 */
+                wei: string;
+                symbol: string;
+                /**
+                 * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                 * @example 12.34
+                 */
+                usd: string | null;
+            };
+            /** @description the first buy's recipients, in the launch's order; empty without a first buy */
+            firstBuy: {
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                wallet: string;
+                /** @description tokens the first buy paid it */
+                received: {
+                    /** @description whole units */
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    symbol: string;
+                    /**
+                     * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                     * @example 12.34
+                     */
+                    usd: string | null;
+                };
+                /** @description what it holds now (balanceOf) */
+                balance: {
+                    /** @description whole units */
+                    amount: string;
+                    /**
+                     * @description amount in wei, digits only
+                     * @example 0
+                     */
+                    wei: string;
+                    symbol: string;
+                    /**
+                     * @description an addition: the amount's worth in dollars, a decimal string of at most 6 places (millionths of a dollar), the exact value rounded down; the pair currency at its dollar price (BNB by the WBNB/USDT pool, USDT at par), the token at the pool's price before the trade times that; null when the pair has no dollar price
+                     * @example 12.34
+                     */
+                    usd: string | null;
+                };
+            }[];
         };
         StoredImage: {
             /**

@@ -91,10 +91,11 @@ export interface Devnet {
   /**
    * Runs `work` on a throw-away copy of the chain: a snapshot is taken, `work` may send transactions as any account
    * (impersonated, each mined at once with whatever waits in the mempool), and everything is reverted afterwards.
-   * Blocks made through the journal wait meanwhile, so nothing real interleaves with the copy.
+   * Blocks made through the journal wait meanwhile, so nothing real interleaves with the copy. `send` resolves to the
+   * transaction's hash, mined on the copy by then.
    */
   onCopy<T>(
-    work: (send: (tx: { from: Address; to: Address; data: Hex; value?: bigint }) => Promise<void>) => Promise<T>,
+    work: (send: (tx: { from: Address; to: Address; data: Hex; value?: bigint }) => Promise<Hex>) => Promise<T>,
   ): Promise<T>;
   /** Stops the block cadence (the chain stays readable). */
   stop(): void;
@@ -214,15 +215,17 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   // Transactions go to the mempool at a cadence; the EVM mines them at once otherwise.
   await setAutomine(!atCadence);
 
-  async function nextTimestamp(): Promise<number> {
+  /** The next block's timestamp, without taking a pinned one. */
+  async function upcomingTimestamp(): Promise<number> {
     const previous = Number((await latest()).timestamp);
-    if (pinned !== undefined) {
-      const chosen = Math.max(pinned, previous);
-      pinned = undefined;
-      return chosen;
-    }
+    if (pinned !== undefined) return Math.max(pinned, previous);
     // At once, every block is a second after the last at least; at a cadence several blocks share a second, as on BSC.
     return Math.max(clock(), atCadence ? previous : previous + 1);
+  }
+  async function nextTimestamp(): Promise<number> {
+    const chosen = await upcomingTimestamp();
+    pinned = undefined;
+    return chosen;
   }
   async function sendRaw(raw: Hex): Promise<{ txHash: Hex; blockHash: Hex; blockNumber: bigint }> {
     const txHash = (await rpc('eth_sendRawTransaction', [raw])) as Hex;
@@ -745,7 +748,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
               await rpc('hardhat_impersonateAccount', [from]);
               impersonated.add(from);
             }
-            await rpc('eth_sendTransaction', [{ from, to, data, value: `0x${value.toString(16)}` }]);
+            // A copy's block is made at the time the chain's next block would be, so time-dependent results (the
+            // buy-back's average price, deadlines) are what sending it now gives.
+            await rpc('evm_setNextBlockTimestamp', [await upcomingTimestamp()]);
+            return (await rpc('eth_sendTransaction', [{ from, to, data, value: `0x${value.toString(16)}` }])) as Hex;
           });
         } finally {
           await rpc('evm_revert', [snapshot]);

@@ -3,6 +3,7 @@ import { PositionsQuerySchema, PositionsSchema, WalletParamsSchema } from '../..
 import { formatDecimalAmount } from '../../core/units/decimalAmount';
 import { type MicroPrice, USD_DECIMALS } from '../../core/units/dollarValue';
 import { type Position, type Positions, signedUsdMicros } from '../../services/positions';
+import type { TokenFacts } from '../../services/tokenRegistry';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
 
@@ -36,6 +37,18 @@ function signedUsdText(pairWei: bigint, price: MicroPrice | null): string | null
   return micros === null ? null : formatDecimalAmount(micros, USD_DECIMALS);
 }
 
+/** A token as the answers name it (TokenRefSchema). */
+export function tokenRef(token: TokenFacts) {
+  return {
+    address: token.address,
+    symbol: token.symbol,
+    name: token.name,
+    decimals: token.decimals,
+    pool: token.pool,
+    pair: { address: token.pair.address, symbol: token.pair.symbol, decimals: token.pair.decimals },
+  };
+}
+
 function positionJson(position: Position) {
   const { token, basis, pairUsd } = position;
   const pair = (wei: bigint) => ({
@@ -45,14 +58,7 @@ function positionJson(position: Position) {
   });
   const tokens = (wei: bigint) => ({ amount: formatDecimalAmount(wei, token.decimals), wei: wei.toString() });
   return {
-    token: {
-      address: token.address,
-      symbol: token.symbol,
-      name: token.name,
-      decimals: token.decimals,
-      pool: token.pool,
-      pair: { address: token.pair.address, symbol: token.pair.symbol, decimals: token.pair.decimals },
-    },
+    token: tokenRef(token),
     balance: tokens(basis.balance),
     price: pair(position.priceWei),
     value: pair(position.value),

@@ -45,5 +45,7 @@ export function describeRequest(request: UserRequest, symbol?: string): string {
       return `Launch ${request.name} (${request.symbol})${request.firstBuy ? ` with a first buy of ${request.firstBuy}` : ''}`;
     case 'claim':
       return 'Claim referral weeks';
+    case 'collect':
+      return `Collect the trading fees of ${symbol ?? request.token}`;
   }
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { SourceText } from '../requests/SourceText';
 import { useSettingsStore } from '../store/settingsStore';
 import { Button } from '../ui/Button';
+import { CollectSummary } from './CollectSummary';
 import { DeviceView } from './DeviceView';
 import { LaunchSummary } from './LaunchSummary';
 import { MoneyBlock } from './MoneyBlock';
@@ -116,6 +117,7 @@ function ReviewDialog({
         )}
         {item.flow && <MoneyBlock flow={item.flow} />}
         {item.launch && <LaunchSummary facts={item.launch} />}
+        {item.collect && <CollectSummary facts={item.collect} />}
         {item.message !== undefined && (
           <pre
             className="review-message max-h-64 overflow-auto rounded-xl border border-line bg-raised p-3"

@@ -25,4 +25,15 @@ describe('requestChecks', () => {
     expect(wording).toContain('0.5% slippage the bot asked for');
     expect(wording).not.toMatch(/you typed|you chose|on the page/);
   });
+
+  it('checks a collect is for the signer and the token whose Collect was pressed', () => {
+    const collect: UserRequest = { kind: 'collect', token: TOKEN };
+    const built = { wallet: WALLET, token: { address: TOKEN } } as unknown as BuildAnswer;
+    expect(requestChecks(built, collect, WALLET).map((check) => [check.id, check.ok])).toEqual([
+      ['request-wallet', true],
+      ['request-token', true],
+    ]);
+    const other = { ...built, token: { address: WALLET } } as unknown as BuildAnswer;
+    expect(requestChecks(other, collect, WALLET).find((check) => check.id === 'request-token')?.ok).toBe(false);
+  });
 });

@@ -60,6 +60,9 @@ export function requestChecks(
       a.slippageBps === request.slippageBps,
       `The limit allows the ${request.slippageBps / 100}% slippage ${words.chose} (built: ${String(a.slippageBps)} bps).`,
     );
+  } else if (request.kind === 'collect') {
+    const token = (a.token as { address?: unknown } | undefined)?.address;
+    check('request-token', same(token, request.token), `Collects the fees of ${words.token} (${request.token}).`);
   } else if (request.kind === 'launch') {
     check(
       'request-name',

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { LedgerView } from '../../../src-shared/inspect/signingView';
+import type { CollectFacts } from './CollectSummary';
 import type { LaunchFacts } from './LaunchSummary';
 import type { MoneyFlow } from './moneyFlow';
 
@@ -29,6 +30,8 @@ export interface ReviewItem {
   flow?: MoneyFlow;
   /** For a launch: the build answer in a trader's terms (cap, ranges as caps, first buy, gas). */
   launch?: LaunchFacts;
+  /** For a collect: who gains what, as the build's simulation says. */
+  collect?: CollectFacts;
   /** Decoded arguments and the call's value, gas ceiling, deadline, referrer and fees, in human units. */
   fields: { name: string; value: string }[];
   /** For a message: its exact text. */

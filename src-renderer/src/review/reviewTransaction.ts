@@ -14,6 +14,7 @@ import {
 } from '../../../src-shared/inspect/signingView';
 import type { PreparedTx, UnsignedTxJson } from '../../../src-shared/schema/unsignedTx';
 import type { BuildAnswer, UserRequest } from '../wallet/sendBuild';
+import { collectFactsOf } from './CollectSummary';
 import { type FlowAmount, type MoneyFlow, moneyFlowOf } from './moneyFlow';
 import { requestChecks } from './requestChecks';
 import type { ReviewCheck, ReviewItem, ReviewWarning } from './reviewStore';
@@ -174,6 +175,10 @@ export function reviewTransaction(input: {
         wallet,
       )
     : null;
+  const collect =
+    summary?.call.kind === 'collect' && step === null
+      ? collectFactsOf(answer, wallet, input.usdPerUnit ?? (() => null))
+      : null;
   return {
     ...base,
     title: summary
@@ -183,6 +188,7 @@ export function reviewTransaction(input: {
     ...(summary ? { contract: summary.contractLabel, fn: summary.function ?? 'unknown function' } : {}),
     fields: summary ? fieldsOf(summary) : [],
     ...(flow ? { flow } : {}),
+    ...(collect ? { collect } : {}),
     checks,
     warnings: withMainWarnings(
       summary ? interestWarnings(summary, input.choice, claims, settings.known, tokens) : [],

@@ -14,6 +14,7 @@ const PAGE_TITLES: Record<Route['page'], string> = {
   requests: 'Requests',
   activity: 'Activity',
   inspect: 'Inspect',
+  creator: 'Your launches',
   settings: 'Settings',
   'not-found': 'Page not found',
 };

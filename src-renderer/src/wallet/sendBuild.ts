@@ -35,7 +35,8 @@ export type UserRequest =
       referrer?: Address | null;
     }
   | { kind: 'launch'; name: string; symbol: string; firstBuy: string | null }
-  | { kind: 'claim' };
+  | { kind: 'claim' }
+  | { kind: 'collect'; token: Address };
 
 export interface ActionProgress {
   stage: 'building' | 'reviewing' | 'signing' | 'confirming' | 'done' | 'rejected' | 'failed';

@@ -66,6 +66,7 @@ const ACTION_NAMES: Record<string, string> = {
   sell: 'The sale',
   launch: 'The launch',
   claim: 'The claim',
+  collect: 'The collect',
 };
 
 /** The action's own transaction, named: "The buy", "The sale". */
