@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import type { ActivityEntry } from '../../../src-shared/appChannelTypes';
-import { formatAmount } from '../../../src-shared/format/numbers';
+import { alertFigureText as figureText } from '../../../src-shared/format/alertFigure';
 import type { AlertCurrency, AlertKind, AlertMetric } from '../../store/watchlistStore';
 import type { Intent } from '../intents';
 
@@ -14,12 +14,6 @@ export interface AlertNote {
 }
 
 const short = (address: Address) => `${address.slice(0, 6)}…${address.slice(-4)}`;
-
-/** A figure of 18 decimals in the rule's currency, as a trader reads it: "$1.25K", "0.0₅312 BNB". */
-export function figureText(wei: bigint, currency: AlertCurrency): string {
-  const text = formatAmount(wei, 18, { significant: 4, compact: true });
-  return currency === 'usd' ? `$${text}` : `${text} BNB`;
-}
 
 /*
  * What deserves a notification, decided here once for the desktop and the web page alike. Each returns null for an
