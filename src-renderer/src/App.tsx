@@ -8,6 +8,7 @@ import { ReferralsPage } from './pages/ReferralsPage';
 import { RequestsPage } from './pages/RequestsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TokenPage } from './pages/TokenPage';
+import { WatchlistPage } from './pages/WatchlistPage';
 import { useWaitingRequests } from './requests/useIntents';
 import { ReviewScreen } from './review/ReviewScreen';
 import { useDocumentTitle } from './router/documentTitle';
@@ -23,6 +24,7 @@ import { Badge } from './ui/Badge';
 import { Empty } from './ui/Empty';
 import { SignerChip } from './wallet/SignerState';
 import { useWallet } from './wallet/walletStore';
+import { useWebNotifications } from './watchlist/webNotifications';
 
 function Page({ route }: { route: Route }): ReactNode {
   switch (route.page) {
@@ -44,6 +46,8 @@ function Page({ route }: { route: Route }): ReactNode {
       return <ActivityPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'watchlist':
+      return <WatchlistPage />;
     case 'not-found':
       return (
         <div data-testid="not-found" className="rounded-xl border border-line bg-surface">
@@ -80,6 +84,7 @@ export function App() {
   const refreshWallet = useWallet((store) => store.refresh);
   const waitingRequests = useWaitingRequests();
   useDocumentTitle(route);
+  useWebNotifications();
 
   useEffect(() => {
     void loadSettings();

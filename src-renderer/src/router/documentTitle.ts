@@ -15,6 +15,7 @@ const PAGE_TITLES: Record<Route['page'], string> = {
   activity: 'Activity',
   inspect: 'Inspect',
   settings: 'Settings',
+  watchlist: 'Watchlist',
   'not-found': 'Page not found',
 };
 

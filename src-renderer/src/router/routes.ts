@@ -10,10 +10,21 @@ export type Route =
   | { page: 'requests' }
   | { page: 'activity' }
   | { page: 'settings' }
+  | { page: 'watchlist' }
   | { page: 'inspect' }
   | { page: 'not-found'; path: string };
 
-const SIMPLE = new Set(['launches', 'launch', 'referrals', 'keys', 'requests', 'activity', 'settings', 'inspect']);
+const SIMPLE = new Set([
+  'launches',
+  'launch',
+  'referrals',
+  'keys',
+  'requests',
+  'activity',
+  'settings',
+  'inspect',
+  'watchlist',
+]);
 
 /** The route of a path: '/' is the launches list; '/token/0x…' a token page. */
 export function routeOf(pathname: string): Route {

@@ -4,7 +4,7 @@ import type { ApiError } from '../api/apiRequestError';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
 import { Card } from '../ui/Card';
-import { cn } from '../ui/cn';
+import { Switch } from '../ui/Switch';
 import { chooseLogos, WHAT_A_FETCH_REVEALS } from './logosChoice';
 
 /** What the switch's state means, in one line under it. */
@@ -47,28 +47,14 @@ export function LogosSwitch({ info }: { info: AppInfo }) {
             {WHAT_A_FETCH_REVEALS} Logos of your own launches are stored on this computer and always show.
           </p>
         </div>
-        <button
+        <Switch
           id={`${id}-switch`}
-          type="button"
-          role="switch"
-          aria-checked={on}
-          aria-describedby={`${id}-what`}
-          disabled={busy}
-          onClick={() => void toggle()}
-          data-testid="settings-third-party-fetches"
-          className={cn(
-            'relative mt-0.5 inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border transition-colors duration-150 disabled:cursor-wait disabled:opacity-60',
-            on ? 'border-transparent bg-primary' : 'border-line-strong bg-raised',
-          )}
-        >
-          <span
-            aria-hidden="true"
-            className={cn(
-              'inline-block size-4.5 rounded-full shadow-sm transition-transform duration-150',
-              on ? 'translate-x-5.5 bg-primary-fg' : 'translate-x-0.5 bg-muted',
-            )}
-          />
-        </button>
+          on={on}
+          busy={busy}
+          describedBy={`${id}-what`}
+          testId="settings-third-party-fetches"
+          onToggle={() => void toggle()}
+        />
       </div>
       <p className="mt-3 border-t border-line pt-3 text-xs" data-testid="logos-switch-state">
         <strong className="font-semibold">{stateText(info)}</strong>{' '}
