@@ -271,7 +271,7 @@ export function WatchlistPage() {
         title="Watchlist"
         description="Tokens and creators you starred, with an alert per token when its price or cap crosses your figure."
       />
-      <NotificationPermissionLine />
+      <NotificationPermissionLine className="mb-4" />
       {watchlist.error && (
         <ErrorPanel
           title="Could not load the watchlist"

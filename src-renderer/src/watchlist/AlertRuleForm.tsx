@@ -103,7 +103,7 @@ export function AlertRuleForm({
         Fires once when it crosses; again only after it has come back past the figure by 1% and crossed once more.
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" size="sm" disabled={busy || draft.figure.trim() === ''} testId="alert-save">
+        <Button type="submit" size="sm" variant="primary" disabled={busy || draft.figure.trim() === ''} testId="alert-save">
           Save alert
         </Button>
         {rule && (
