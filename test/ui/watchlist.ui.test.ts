@@ -35,7 +35,14 @@ const LOGO = Buffer.from(
 /** Launches through POST /build/launch, signed by a test account, and waits for the index to have it. */
 async function launch(account: number, name: string, symbol: string): Promise<Address> {
   const wallet = testAccounts()[account]?.address as Address;
-  const built = await s.api.post('/build/launch', { wallet, marketCapPair: '10', name, symbol, image, firstBuy: '0.5' });
+  const built = await s.api.post('/build/launch', {
+    wallet,
+    marketCapPair: '10',
+    name,
+    symbol,
+    image,
+    firstBuy: '0.5',
+  });
   expect(built.status, JSON.stringify(built.body)).toBe(200);
   await service.indexer.waitFor((await s.api.signAndSend(account, built.body.tx)).blockNumber);
   return built.body.token as Address;
@@ -104,6 +111,10 @@ describe('the watchlist in the browser', () => {
     await expect.poll(() => star.getAttribute('data-starred'), WAIT).toBe('no');
     await star.click();
     await expect.poll(() => star.getAttribute('data-starred'), WAIT).toBe('yes');
+    // The token's facts with its own star (not yet) and the creator's (starred).
+    await inEveryLook(page, ({ width, colorScheme }) =>
+      page.getByTestId('token-facts').screenshot({ path: join(ARTIFACTS, `token-stars-${width}-${colorScheme}.png`) }),
+    );
     expect((await (await fetch(`${service.url}/watchlist`)).json()).creators).toMatchObject([
       { address: creatorAddress },
     ]);

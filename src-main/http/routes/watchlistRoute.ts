@@ -58,35 +58,51 @@ const putToken = createRoute({
   responses: { ...watchlistAnswer('The watchlist with the token'), ...errorResponses(400, 401) },
 });
 
-const deleteToken = createRoute({
-  method: 'delete',
-  path: '/watchlist/tokens/{address}',
-  summary: 'Unstar a token (and drop its alert rule)',
-  description: `An addition to the spec. A token not starred is left as it is. ${APP_ONLY}`,
-  security: appOnly,
-  request: { params: WatchedTokenParamsSchema },
-  responses: { ...watchlistAnswer('The watchlist without the token'), ...errorResponses(400, 401) },
-});
+/** A write of one address on the watchlist: the app's page only, answering the watchlist after it. */
+const watchlistWrite = (
+  method: 'put' | 'delete',
+  path: string,
+  params: typeof WatchedTokenParamsSchema | typeof WatchedCreatorParamsSchema,
+  summary: string,
+  answer: string,
+  description: string,
+) =>
+  createRoute({
+    method,
+    path,
+    summary,
+    description: `An addition to the spec. ${description} ${APP_ONLY}`,
+    security: appOnly,
+    request: { params },
+    responses: { ...watchlistAnswer(answer), ...errorResponses(400, 401) },
+  });
 
-const putCreator = createRoute({
-  method: 'put',
-  path: '/watchlist/creators/{address}',
-  summary: "Star a creator: each of the wallet's launches raises a notification",
-  description: `An addition to the spec. Any wallet may be starred, before its first launch too. ${APP_ONLY}`,
-  security: appOnly,
-  request: { params: WatchedCreatorParamsSchema },
-  responses: { ...watchlistAnswer('The watchlist with the creator'), ...errorResponses(400, 401) },
-});
+const deleteToken = watchlistWrite(
+  'delete',
+  '/watchlist/tokens/{address}',
+  WatchedTokenParamsSchema,
+  'Unstar a token (and drop its alert rule)',
+  'The watchlist without the token',
+  'A token not starred is left as it is.',
+);
 
-const deleteCreator = createRoute({
-  method: 'delete',
-  path: '/watchlist/creators/{address}',
-  summary: 'Unstar a creator',
-  description: `An addition to the spec. A creator not starred is left as it is. ${APP_ONLY}`,
-  security: appOnly,
-  request: { params: WatchedCreatorParamsSchema },
-  responses: { ...watchlistAnswer('The watchlist without the creator'), ...errorResponses(400, 401) },
-});
+const putCreator = watchlistWrite(
+  'put',
+  '/watchlist/creators/{address}',
+  WatchedCreatorParamsSchema,
+  "Star a creator: each of the wallet's launches raises a notification",
+  'The watchlist with the creator',
+  'Any wallet may be starred, before its first launch too.',
+);
+
+const deleteCreator = watchlistWrite(
+  'delete',
+  '/watchlist/creators/{address}',
+  WatchedCreatorParamsSchema,
+  'Unstar a creator',
+  'The watchlist without the creator',
+  'A creator not starred is left as it is.',
+);
 
 const getKinds = createRoute({
   method: 'get',

@@ -10,7 +10,7 @@ const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3' as Address;
 
 const intent = (source: Intent['source'], state: Intent['state'] = 'pending'): Intent => ({
   id: 'int_000000000000000000000001',
-  kind: 'trade',
+  kind: 'prepare_buy',
   wallet: WALLET,
   state,
   request: {},
@@ -40,12 +40,12 @@ describe('what deserves a notification', () => {
     const bot = requestAlert(intent({ kind: 'key', key: { id: 'k1', label: 'sniper', wallet: WALLET }, at }));
     expect(bot).toEqual({
       kind: 'request',
-      title: 'A trade request waits for your signature',
+      title: 'A prepare_buy request waits for your signature',
       body: 'A bot (key sniper) prepared a trade for 0x7099…79C8. Review it on the Requests page.',
       path: '/requests',
     });
     expect(requestAlert(intent({ kind: 'app', at }))).toBeNull();
-    expect(requestAlert(intent({ kind: 'unknown', at }, 'rejected'))).toBeNull();
+    expect(requestAlert(intent({ kind: 'unknown', at }, 'built'))).toBeNull();
   });
 
   it("a watched creator's launch opens its token; another creator's raises none", () => {

@@ -1,9 +1,8 @@
-import { useId, useState } from 'react';
-import type { ApiError } from '../api/apiRequestError';
 import { ErrorPanel } from '../components/ErrorPanel';
 import { failureOf } from '../failureOf';
 import { Card } from '../ui/Card';
 import { Switch } from '../ui/Switch';
+import { useBusyAction } from '../ui/useBusyAction';
 import { appChannelAvailable } from '../wallet/appChannel';
 import { NotificationPermissionLine } from '../watchlist/NotificationPermissionLine';
 import { type AlertKind, switchAlertKinds, useAlertKinds } from '../watchlist/watchlistApi';
@@ -30,41 +29,21 @@ const KINDS: { kind: AlertKind; label: string; what: string }[] = [
 ];
 
 function KindSwitch({ kind, label, what, on }: { kind: AlertKind; label: string; what: string; on: boolean }) {
-  const id = useId();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const toggle = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      if (!on) void askNotificationPermission();
-      await switchAlertKinds({ [kind]: !on });
-    } catch (cause) {
-      setFailure(failureOf(cause));
-    } finally {
-      setBusy(false);
-    }
+  const { busy, failure, run } = useBusyAction();
+  const toggle = () => {
+    if (!on) void askNotificationPermission();
+    return run(() => switchAlertKinds({ [kind]: !on }));
   };
   return (
     <li className="px-4 py-3" data-testid={`alert-kind-${kind}`}>
-      <div className="flex items-start justify-between gap-4">
-        <div className="min-w-0">
-          <label htmlFor={`${id}-switch`} className="font-medium">
-            {label}
-          </label>
-          <p id={`${id}-what`} className="mt-0.5 text-sm text-muted">
-            {what}
-          </p>
-        </div>
-        <Switch
-          id={`${id}-switch`}
-          on={on}
-          busy={busy}
-          describedBy={`${id}-what`}
-          testId={`alert-kind-${kind}-switch`}
-          onToggle={() => void toggle()}
-        />
-      </div>
+      <Switch
+        label={label}
+        description={what}
+        on={on}
+        busy={busy}
+        testId={`alert-kind-${kind}-switch`}
+        onToggle={() => void toggle()}
+      />
       {failure && <ErrorPanel title="The change was not applied" error={failure} />}
     </li>
   );

@@ -1,9 +1,8 @@
 import { useId, useState } from 'react';
-import type { ApiError } from '../api/apiRequestError';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { failureOf } from '../failureOf';
 import { Button } from '../ui/Button';
 import { Segmented } from '../ui/Segmented';
+import { useBusyAction } from '../ui/useBusyAction';
 import { type AlertRule, type AlertRuleInput, watchToken } from './watchlistApi';
 import { askNotificationPermission } from './webNotifications';
 
@@ -28,20 +27,10 @@ export function AlertRuleForm({
       ? { metric: rule.metric, direction: rule.direction, currency: rule.currency, figure: rule.figure }
       : { metric: 'price', direction: 'above', currency: 'usd', figure: '' },
   );
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<ApiError | null>(null);
+  const { busy, failure, run } = useBusyAction();
   const save = async (alert: AlertRuleInput | null) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      if (alert) void askNotificationPermission();
-      await watchToken(token, alert);
-      onDone();
-    } catch (cause) {
-      setFailure(failureOf(cause));
-    } finally {
-      setBusy(false);
-    }
+    if (alert) void askNotificationPermission();
+    if (await run(() => watchToken(token, alert))) onDone();
   };
   const set = (change: Partial<AlertRuleInput>) => setDraft((before) => ({ ...before, ...change }));
   return (
@@ -103,7 +92,13 @@ export function AlertRuleForm({
         Fires once when it crosses; again only after it has come back past the figure by 1% and crossed once more.
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" size="sm" variant="primary" disabled={busy || draft.figure.trim() === ''} testId="alert-save">
+        <Button
+          type="submit"
+          size="sm"
+          variant="primary"
+          disabled={busy || draft.figure.trim() === ''}
+          testId="alert-save"
+        >
           Save alert
         </Button>
         {rule && (

@@ -14,9 +14,9 @@ export function NotificationPermissionLine({ className }: { className?: string }
       data-testid="notifications-blocked"
       className={cn('rounded-lg border border-warn/40 bg-warn-soft px-3 py-2 text-sm text-fg', className)}
     >
-      <strong className="font-semibold">This browser blocks notifications from this page,</strong> so the alerts switched
-      on below and on the Watchlist cannot show. Allow notifications for this site in the browser's site settings (the
-      icon left of the address), then reload the page.
+      <strong className="font-semibold">This browser blocks notifications from this page,</strong> so the alerts
+      switched on below and on the Watchlist cannot show. Allow notifications for this site in the browser's site
+      settings (the icon left of the address), then reload the page.
     </p>
   );
 }

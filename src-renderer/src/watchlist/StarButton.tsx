@@ -1,7 +1,6 @@
 import { Star } from 'lucide-react';
-import { useState } from 'react';
-import { failureOf } from '../failureOf';
 import { cn } from '../ui/cn';
+import { useBusyAction } from '../ui/useBusyAction';
 import { appChannelAvailable } from '../wallet/appChannel';
 import { unwatchCreator, unwatchToken, useWatchlist, watchCreator, watchToken } from './watchlistApi';
 import { askNotificationPermission } from './webNotifications';
@@ -27,28 +26,19 @@ function StarButton({
   testId: string;
   onChange(star: boolean): Promise<unknown>;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useBusyAction();
   if (!appChannelAvailable) return null;
   const label = starred ? `Unwatch ${what}` : `Watch ${what}`;
-  const toggle = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      if (!starred) void askNotificationPermission();
-      await onChange(!starred);
-    } catch (cause) {
-      setFailure(failureOf(cause).message);
-    } finally {
-      setBusy(false);
-    }
+  const toggle = () => {
+    if (!starred) void askNotificationPermission();
+    return run(() => onChange(!starred));
   };
   return (
     <button
       type="button"
       aria-pressed={starred ?? false}
       aria-label={label}
-      title={failure ?? label}
+      title={failure?.message ?? label}
       disabled={busy || starred === null}
       onClick={() => void toggle()}
       data-testid={testId}
