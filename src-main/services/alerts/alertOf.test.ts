@@ -40,8 +40,8 @@ describe('what deserves a notification', () => {
     const bot = requestAlert(intent({ kind: 'key', key: { id: 'k1', label: 'sniper', wallet: WALLET }, at }));
     expect(bot).toEqual({
       kind: 'request',
-      title: 'A prepare_buy request waits for your signature',
-      body: 'A bot (key sniper) prepared a trade for 0x7099…79C8. Review it on the Requests page.',
+      title: 'A buy request waits for your signature',
+      body: 'A bot (key sniper) prepared a buy for 0x7099…79C8. Review it on the Requests page.',
       path: '/requests',
     });
     expect(requestAlert(intent({ kind: 'app', at }))).toBeNull();

@@ -27,10 +27,12 @@ export function requestAlert(intent: Intent): AlertNote | null {
     intent.source.kind === 'key'
       ? `A bot (key ${intent.source.key.label ?? short(intent.source.key.wallet)})`
       : 'A bot';
+  // prepare_buy → "buy": what the person is asked to sign, in their words.
+  const what = intent.kind.replace(/^prepare_/, '');
   return {
     kind: 'request',
-    title: `A ${intent.kind} request waits for your signature`,
-    body: `${who} prepared a ${intent.kind} for ${short(intent.wallet)}. Review it on the Requests page.`,
+    title: `A ${what} request waits for your signature`,
+    body: `${who} prepared a ${what} for ${short(intent.wallet)}. Review it on the Requests page.`,
     path: '/requests',
   };
 }
