@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address, formatEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { jsonInit } from './support/jsonInit';
@@ -189,6 +190,42 @@ describe('watchlist and alerts API', () => {
     });
     await launchFrom(service, drivers, 4, 'watched-creator-muted');
     expect((await call(service, 'GET', `/alerts?after=${after}`)).body.alerts).toEqual([]);
+  });
+
+  it("raises a request alert when a bot prepares a request for a signature, none for the app's own", async () => {
+    after = (await call(service, 'GET', '/alerts')).body.latest;
+    const bot = privateKeyToAccount(testAccounts()[6]?.privateKey ?? '0x');
+    const challenge = await call(service, 'GET', `/keys/challenge?address=${bot.address}`, undefined, false);
+    const signature = await bot.signMessage({ message: challenge.body.message });
+    const key = await call(
+      service,
+      'POST',
+      '/keys',
+      { nonce: challenge.body.nonce, signature, label: 'sniper' },
+      false,
+    );
+    expect(key.status, JSON.stringify(key.body)).toBe(201);
+    const prepare = (headers: Record<string, string>) =>
+      fetch(
+        `${service.url}/intents`,
+        jsonInit({
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ kind: 'prepare_buy', wallet: bot.address, token, amount: '0.01' }),
+        }),
+      );
+    expect((await prepare({ 'x-api-key': key.body.key })).status).toBe(201);
+    expect((await prepare({ 'x-app-token': APP_TOKEN })).status).toBe(201);
+    const feed = await call(service, 'GET', `/alerts?after=${after}`);
+    expect(feed.body.alerts).toEqual([
+      expect.objectContaining({
+        kind: 'request',
+        path: '/requests',
+        title: 'A buy request waits for your signature',
+        body: `A bot (key sniper) prepared a buy for ${bot.address.slice(0, 6)}…${bot.address.slice(-4)}. Review it on the Requests page.`,
+      }),
+    ]);
+    after = feed.body.latest;
   });
 
   it('fires a price rule once when a real buy crosses it, and not again on the next buy past it', async () => {
