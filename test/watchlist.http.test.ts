@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Address, formatEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testAccounts } from '../src-main/chain/devnet/testAccounts';
+import { type TestAccount, testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { jsonInit } from './support/jsonInit';
 import { type ServiceDrivers, serviceDrivers } from './support/serviceDrivers';
 import { startTestService, type TestService } from './support/startTestService';
@@ -277,5 +277,41 @@ describe('watchlist and alerts API', () => {
     expect((await call(service, 'GET', '/alerts/kinds')).body.launch).toBe(false);
     const removed = await call(service, 'DELETE', `/watchlist/tokens/${token}`);
     expect(removed.body.tokens).toEqual([]);
+  });
+
+  it("raises a transaction alert when the app's own buy is confirmed", async () => {
+    after = (await call(service, 'GET', '/alerts')).body.latest;
+    const person = testAccounts()[9] as TestAccount;
+    /** An operation of the app channel, as the headless page asks main for it. */
+    const app = async (operation: string, input: unknown) => {
+      const response = await fetch(`${service.origin}/app/${operation}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${APP_TOKEN}` },
+        body: JSON.stringify(input),
+      });
+      const reply = (await response.json()) as { result?: any; error?: unknown };
+      if (reply.error) throw new Error(`${operation}: ${JSON.stringify(reply.error)}`);
+      return reply.result;
+    };
+    await app('signer.importKey', { privateKey: person.privateKey, passphrase: 'correct horse battery' });
+    const built = await drivers.api.post('/build/buy', { wallet: person.address, token, amount: '0.01' });
+    expect(built.status).toBe(200);
+    const prepared = await app('tx.prepare', { tx: built.body.tx });
+    const sent = await app('tx.send', {
+      tx: built.body.tx,
+      step: 'main',
+      kind: 'buy',
+      title: built.body.explain,
+      prepared: prepared.id,
+    });
+    expect((await app('tx.wait', { id: sent.id })).status).toBe('confirmed');
+    expect((await call(service, 'GET', `/alerts?after=${after}`)).body.alerts).toEqual([
+      expect.objectContaining({
+        kind: 'transaction',
+        title: 'Transaction confirmed',
+        body: built.body.explain,
+        path: '/activity',
+      }),
+    ]);
   });
 });
