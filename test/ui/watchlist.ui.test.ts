@@ -5,7 +5,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { seriousViolations } from '../support/accessibility';
-import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
+import { launchThroughApi, type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
 import { APP_TOKEN, ARTIFACTS, inEveryLook, launchChromium, screenshot, webUiOptions } from '../support/webUi';
 
@@ -32,21 +32,9 @@ const LOGO = Buffer.from(
   'base64',
 );
 
-/** Launches through POST /build/launch, signed by a test account, and waits for the index to have it. */
-async function launch(account: number, name: string, symbol: string): Promise<Address> {
-  const wallet = testAccounts()[account]?.address as Address;
-  const built = await s.api.post('/build/launch', {
-    wallet,
-    marketCapPair: '10',
-    name,
-    symbol,
-    image,
-    firstBuy: '0.5',
-  });
-  expect(built.status, JSON.stringify(built.body)).toBe(200);
-  await service.indexer.waitFor((await s.api.signAndSend(account, built.body.tx)).blockNumber);
-  return built.body.token as Address;
-}
+/** A launch by test account `account`, with the logo and a first buy, once the index has it. */
+const launch = (account: number, name: string, symbol: string) =>
+  launchThroughApi(service, s, account, { name, symbol, image, firstBuy: '0.5' });
 
 /**
  * A page of the app with the run's token, in a context where notifications are allowed (or refused), recording each
