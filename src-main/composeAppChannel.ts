@@ -14,7 +14,7 @@ import { ledgerAccess } from './signer/ledger/ledgerAccess';
 import { LEDGER_LIVE_PATH_TEMPLATE, LEGACY_PATH_TEMPLATE } from './signer/ledger/ledgerSigner';
 import { type KeyCipher, passphraseCipher } from './signer/localKey/keyCipher';
 import { type LedgerAccess, Signers } from './signer/signers';
-import { ActivityStore } from './store/activityStore';
+import { type ActivityEntry, ActivityStore } from './store/activityStore';
 import type { Db } from './store/openDatabase';
 
 export interface AppChannelOptions {
@@ -53,13 +53,15 @@ export interface AppChannelOptions {
   /** The most per gas main signs for (DEFAULT_MAX_GAS_PRICE_WEI unless set). */
   maxGasPriceWei?: bigint;
   now?: () => number;
+  /** Told of each activity entry once it has its receipt or has failed. */
+  onActivitySettled?: (entry: ActivityEntry) => void;
   /** The service's logger: sending and the signers log on its children 'signer'. */
   log: Logger;
 }
 
 /** The app's own side of main: signers, the activity list, sending. Follows what an earlier run left in flight. */
 export function composeAppChannel(chain: ChainContext, db: Db, options: AppChannelOptions): AppChannel {
-  const activity = new ActivityStore(db, options.now);
+  const activity = new ActivityStore(db, options.now, options.onActivitySettled);
   const log = options.log.child({ component: 'signer' });
   const signers = new Signers(
     options.dataDir,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, safeStorage, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, Notification, safeStorage, utilityProcess } from 'electron';
 import { desktopDefaults, readConfig } from './config/readConfig';
 import { APP_LINK_SCHEME, appPathOfLink } from './core/appPages';
 import { serveAppChannelIpc } from './ipc/appChannelIpc';
@@ -11,6 +11,7 @@ import { KEY_WORKER_BUNDLE, utilityKeyWorker } from './signer/keyWorker/keyWorke
 import { keychainCipher } from './signer/localKey/keyCipher';
 import { type RunningService, type ServiceOptions, startService } from './startService';
 import { createMainWindow } from './windows/createMainWindow';
+import { showAlertsOnDesktop } from './windows/desktopNotifications';
 import { electronAsk } from './windows/nativeConfirm';
 
 /** The run's logger once the configuration is read: JSON lines to the rotating log file, readable lines to a terminal. */
@@ -86,7 +87,11 @@ function openWindow(): void {
 /** Opens the page a link of the app's scheme names, in the window (or as the window opens); other links are ignored. */
 function openLink(link: string): void {
   const path = appPathOfLink(link);
-  if (!path) return;
+  if (path) openPage(path);
+}
+
+/** Opens one of the app's pages in the window, brought to the front (opening the window when there is none). */
+function openPage(path: string): void {
   const [win] = BrowserWindow.getAllWindows();
   if (!win || !running) {
     pendingLink = path;
@@ -149,6 +154,8 @@ if (!app.requestSingleInstanceLock()) {
       const appOrigin = new URL(process.env.ELECTRON_RENDERER_URL ?? running.origin).origin;
       serveAppChannelIpc(running.appChannel, appOrigin, (logger ?? silentLogger()).child({ component: 'appChannel' }));
       serveAppTokenIpc(running.appToken, appOrigin);
+      // The page in the window shows none itself (it has the app channel): main's notifications open the page clicked.
+      showAlertsOnDesktop(running.alerts, Notification, openPage);
       openWindow();
     })
     .catch((error: unknown) => {

@@ -14,6 +14,7 @@ import { EventStream, type EventStreamOptions } from './http/eventStream';
 import { listenApi } from './http/listenApi';
 import { holdTickRecordShape } from './http/tickRecordShape';
 import { createLogger, type Logger } from './log/createLogger';
+import { Alerts } from './services/alerts/alerts';
 import { ApiKeys } from './services/apiKeys';
 import type { AppChannel } from './services/appChannel';
 import { BuildService } from './services/buildService';
@@ -51,6 +52,7 @@ import { DevnetJournal } from './store/devnetJournal';
 import { IndexStore } from './store/indexStore';
 import { type Db, openDatabase } from './store/openDatabase';
 import { othersLogoCids } from './store/othersLogos';
+import { WatchlistStore } from './store/watchlistStore';
 
 /** Confirmations on BSC before a block's events are served: fast finality makes deeper reorganizations rare. */
 export const DEFAULT_CONFIRMATIONS = 3;
@@ -183,6 +185,8 @@ export interface RunningService {
   media: MediaStore;
   /** The look for other people's logos: `settled()` once no pass is under way. */
   images: Pick<LaunchImages, 'settled'>;
+  /** The app's notifications: the desktop app shows each one it raises (`listen`). */
+  alerts: Alerts;
   close(): Promise<void>;
 }
 
@@ -241,11 +245,13 @@ export function composeServices(
     dollarPool: () => prices.dollarPool(),
     onBatch: (_cursor, events) => {
       stream.notify();
+      if (events > 0) void alerts.indexed();
       if (events > 0) images.poke();
       weeks.poke();
     },
     onRollBack: (cursor) => {
       stream.rolledBack(cursor.block);
+      alerts.rolledBack(cursor.block);
       headChain?.poke();
     },
   });
@@ -272,7 +278,7 @@ export function composeServices(
   const keys = new ApiKeys(db, options.keys ?? true, now);
   const referrers = new ReferrerRegistry(db, now);
   const sessions = new Sessions(db, now);
-  const intents = new Intents(db, chain, now);
+  const intents = new Intents(db, chain, now, (intent) => alerts.requestMade(intent));
   const settings = new SettingsService(chain);
   // A launch heard at the head is quoted and built from its log, as the index will have it: a bot buying it at once
   // waits for no reads of the token and its pool, and its pool is read from its birth.
@@ -306,6 +312,17 @@ export function composeServices(
     logger.child({ component: 'referrals' }),
   );
   const market = new TokenMarket(chain, index, { pools: quotes, prices });
+  const watchlist = new WatchlistStore(db, now);
+  const alerts = new Alerts(watchlist, {
+    index,
+    indexedBlock: () => indexer.indexedBlock(),
+    tokens,
+    market,
+    prices,
+    wbnb: chain.addresses.wbnb,
+    log: logger.child({ component: 'alerts' }),
+    now,
+  });
   const positions = new Positions({
     trades: (wallet) => index.walletTrades(wallet),
     tokens,
@@ -353,6 +370,8 @@ export function composeServices(
     positions,
     collects,
     creators,
+    watchlist,
+    alerts,
     events: stream,
     builtApprovals,
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
@@ -436,6 +455,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       keyWorker,
       ...(options.ledger ? { ledger: options.ledger } : {}),
       ...(options.now ? { now: options.now } : {}),
+      onActivitySettled: (entry) => services.alerts.activityChanged(entry),
       signingReads: serviceSigningReads(chain, quotes, tokens),
       ...(options.signingConfirmer ? { confirmer: options.signingConfirmer } : {}),
       ...(options.allowWarnedSigning ? { allowWarnedSigning: true } : {}),
@@ -459,6 +479,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     media.setOrigin(origin);
     // Before the indexer: each new block is read at the head first, since a bot waits for that, not for the index.
     headChain?.start();
+    services.alerts.start();
     indexer.start();
     // Logos left unresolved by an earlier run are looked for at once, not only when new launches come.
     images.poke();
@@ -487,6 +508,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       seeded,
       media,
       images,
+      alerts: services.alerts,
       close: async () => {
         await seeded;
         await headChain?.stop();

@@ -17,6 +17,7 @@ export const APP_PAGES = [
   '/requests',
   '/activity',
   '/settings',
+  '/watchlist',
 ] as const;
 
 const PATTERNS = APP_PAGES.map(

@@ -7,6 +7,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { ChainContext } from '../chain/connectChain';
 import { DEFAULT_PUBLIC_LINK_BASE } from '../core/appPages';
 import type { Logger } from '../log/createLogger';
+import type { Alerts } from '../services/alerts/alerts';
 import type { ApiKeys } from '../services/apiKeys';
 import type { AppChannel } from '../services/appChannel';
 import type { BuildService } from '../services/buildService';
@@ -27,6 +28,7 @@ import type { SettingsService } from '../services/settingsService';
 import type { TokenMarket } from '../services/tokenMarket';
 import type { TokenRegistry } from '../services/tokenRegistry';
 import type { IndexStore } from '../store/indexStore';
+import type { WatchlistStore } from '../store/watchlistStore';
 import { APP_CHANNEL_BASE, appChannelRoute } from './appChannelRoute';
 import type { AppEnv } from './env';
 import { errorHandler, notFound } from './errorHandler';
@@ -62,6 +64,7 @@ import { settingsRoute } from './routes/settingsRoute';
 import { statusRoute } from './routes/statusRoute';
 import { tokensRoute } from './routes/tokensRoute';
 import { tokenTradesRoute } from './routes/tokenTradesRoute';
+import { watchlistRoute } from './routes/watchlistRoute';
 import { validationHook } from './validationHook';
 
 export const API_BASE = '/api/v1';
@@ -146,6 +149,10 @@ export interface AppDeps {
   creators: CreatorLaunches;
   /** GET /events: what the indexer stores, streamed. */
   events: EventStream;
+  /** The starred tokens and creators, and the alert rules. */
+  watchlist: WatchlistStore;
+  /** The app's notifications: what deserves one, the kinds switched on, the feed. */
+  alerts: Alerts;
   /** Where shared referral links point (a public site, or the app's own scheme by default); never loopback. */
   publicLinkBase?: string;
   /** Built web UI to serve at `/` (headless mode). */
@@ -214,6 +221,7 @@ export function createApi(
   tokenTradesRoute(api, deps.tokens, deps.index, deps.market);
   balancesRoute(api, deps.chain, deps.tokens);
   positionsRoute(api, deps.positions);
+  watchlistRoute(api, deps);
   quoteRoute(api, deps.tokens, deps.quotes);
   buildTradeRoute(api, deps.tokens, deps.builds);
   buildLaunchRoute(api, deps.launches);

@@ -103,6 +103,8 @@ export class Intents {
     private readonly db: Db,
     private readonly chain: ChainContext,
     private readonly now: () => number = Date.now,
+    /** Told of each request as it is stored (the notifications of a bot's request waiting). */
+    private readonly onCreated: (intent: Intent) => void = () => {},
   ) {
     const columns =
       'id, kind, wallet, request, key_wallet, source, key_id, key_label, state, build, tx_hash, block, reason, created_at, updated_at';
@@ -154,7 +156,9 @@ export class Intents {
         at,
       }),
     );
-    return this.get(id);
+    const intent = this.get(id);
+    this.onCreated(intent);
+    return intent;
   }
 
   /** UNKNOWN_INTENT for an id that is malformed or not here. Checks no caller: for the service's own use. */

@@ -78,6 +78,8 @@ export class ActivityStore {
   constructor(
     db: Db,
     private readonly now: () => number = Date.now,
+    /** Told of an entry once it has its receipt or has failed (the notifications of the person's transactions). */
+    private readonly onSettled: (entry: ActivityEntry) => void = () => {},
   ) {
     this.sql = {
       insert: db.prepare(
@@ -176,10 +178,17 @@ export class ActivityStore {
       moved: outcome.moved ? JSON.stringify(outcome.moved) : null,
       at: this.now(),
     });
+    this.told(id);
   }
 
   failed(id: string, error: string): void {
     this.sql.failed.run({ id, error, at: this.now() });
+    this.told(id);
+  }
+
+  private told(id: string): void {
+    const entry = this.get(id);
+    if (entry) this.onSettled(entry);
   }
 
   rawOf(id: string): Hex | undefined {

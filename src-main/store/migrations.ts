@@ -490,4 +490,33 @@ export const MIGRATIONS: readonly Migration[] = [
       DELETE FROM index_state;
     `,
   },
+  // issue 31 (alerts)
+  {
+    id: '2026-12-07-watchlist',
+    sql: `
+      -- Tokens the person starred, each with at most one alert rule: the price of one whole token or the market cap
+      -- crossing \`alert_figure\` (wei of 18 decimals of dollars or BNB) upwards ('above') or downwards ('below').
+      -- \`alert_state\` is where the value last stood against the rule, so a crossing fires once and a restart does
+      -- not fire it again: 'unknown' until first seen, 'armed' on the near side, 'fired' past the figure.
+      CREATE TABLE watched_tokens (
+        token           TEXT    PRIMARY KEY,
+        added_at        INTEGER NOT NULL,
+        alert_metric    TEXT    CHECK (alert_metric IN ('price', 'cap')),
+        alert_direction TEXT    CHECK (alert_direction IN ('above', 'below')),
+        alert_currency  TEXT    CHECK (alert_currency IN ('usd', 'bnb')),
+        alert_figure    TEXT,
+        alert_state     TEXT    CHECK (alert_state IN ('unknown', 'armed', 'fired')),
+        CHECK ((alert_metric IS NULL) = (alert_figure IS NULL))
+      ) STRICT;
+      -- Creators the person starred: their launches raise a notification.
+      CREATE TABLE watched_creators (
+        creator  TEXT    PRIMARY KEY,
+        added_at INTEGER NOT NULL
+      ) STRICT;
+      -- Kinds of notification switched off in Settings (every kind is on until switched off).
+      CREATE TABLE alert_kinds_off (
+        kind TEXT PRIMARY KEY
+      ) STRICT;
+    `,
+  },
 ];

@@ -9,6 +9,7 @@ import { ReferralsPage } from './pages/ReferralsPage';
 import { RequestsPage } from './pages/RequestsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TokenPage } from './pages/TokenPage';
+import { WatchlistPage } from './pages/WatchlistPage';
 import { useWaitingRequests } from './requests/useIntents';
 import { ReviewScreen } from './review/ReviewScreen';
 import { useDocumentTitle } from './router/documentTitle';
@@ -24,6 +25,7 @@ import { Badge } from './ui/Badge';
 import { Empty } from './ui/Empty';
 import { SignerChip } from './wallet/SignerState';
 import { useWallet } from './wallet/walletStore';
+import { useWebNotifications } from './watchlist/webNotifications';
 
 function Page({ route }: { route: Route }): ReactNode {
   switch (route.page) {
@@ -47,6 +49,8 @@ function Page({ route }: { route: Route }): ReactNode {
       return <SettingsPage />;
     case 'creator':
       return <CreatorPage />;
+    case 'watchlist':
+      return <WatchlistPage />;
     case 'not-found':
       return (
         <div data-testid="not-found" className="rounded-xl border border-line bg-surface">
@@ -83,6 +87,7 @@ export function App() {
   const refreshWallet = useWallet((store) => store.refresh);
   const waitingRequests = useWaitingRequests();
   useDocumentTitle(route);
+  useWebNotifications();
 
   useEffect(() => {
     void loadSettings();

@@ -181,6 +181,7 @@ const SCREENS: Screen[] = [
       await expect.poll(() => page.getByTestId('inspect-verdict').getAttribute('data-ok'), WAIT).toBe('true');
     },
   },
+  { name: 'watchlist', path: () => '/watchlist', title: () => `Watchlist · ${APP}`, ready: shown('watchlist') },
   { name: 'settings', path: () => '/settings', title: () => `Settings · ${APP}`, ready: shown('local-key-state') },
   { name: 'not-found', path: () => '/no-such-page', title: () => `Page not found · ${APP}`, ready: shown('not-found') },
 ];

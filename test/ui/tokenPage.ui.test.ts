@@ -4,7 +4,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { rawCid } from '../../src-main/core/media/cid';
-import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
+import { launchThroughApi, type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
 import { launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
 
@@ -25,14 +25,7 @@ let owl: Address;
 /** Launched after it at the same opening cap, with no first buy: newer, but a smaller cap. */
 let plain: Address;
 
-/** Launches through POST /build/launch, signed by a test account, and waits for the index to have it. */
-async function launch(account: number, body: Record<string, unknown>): Promise<Address> {
-  const wallet = testAccounts()[account]?.address as Address;
-  const built = await s.api.post('/build/launch', { wallet, marketCapPair: '10', ...body });
-  expect(built.status, JSON.stringify(built.body)).toBe(200);
-  await service.indexer.waitFor((await s.api.signAndSend(account, built.body.tx)).blockNumber);
-  return built.body.token as Address;
-}
+const launch = (account: number, body: Record<string, unknown>) => launchThroughApi(service, s, account, body);
 
 const rowTokens = (page: Page) =>
   page.getByTestId('launch-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-token')));

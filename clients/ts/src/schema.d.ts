@@ -533,7 +533,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description a page of the app, starting with / (/, /launches, /launch, /token/{address}, /referrals, /keys, /requests, /activity, /settings) */
+                    /** @description a page of the app, starting with / (/, /launches, /launch, /token/{address}, /referrals, /keys, /requests, /activity, /settings, /watchlist) */
                     path: string;
                 };
                 header?: never;
@@ -2222,6 +2222,664 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Positions"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watchlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The starred tokens (each with its alert rule) and creators
+         * @description An addition to the spec. The person's watchlist, kept in the app's data directory (its SQLite database) across restarts, oldest star first. Prices are not here: read each token with GET /tokens/{address}/trades.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The watchlist */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watchlist"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watchlist/tokens/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Star a token launched here, with an alert rule or none
+         * @description An addition to the spec. Stars the token (UNKNOWN_TOKEN when this service did not launch it) and sets its alert rule, replacing the one before (`alert` null or left out: none). A rule fires a notification once when the token's price or market cap, in dollars or BNB, crosses the figure in the direction asked, checked when the index sees its trades; it fires again only after the value has come back past the figure by 1% and crossed again. A rule set while the value is already past its figure waits for it to come back. Only the app's own page changes it (it sends the run's token in x-app-token); anyone else is refused with API_KEY_REQUIRED.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the token, launched by this service */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the alert rule; null or left out: none (a rule set before is removed) */
+                        alert?: {
+                            /**
+                             * @description `price`: of one whole token; `cap`: the market cap (the whole supply at that price)
+                             * @enum {string}
+                             */
+                            metric: "price" | "cap";
+                            /**
+                             * @description `above`: fires when the value rises to the figure or past it; `below`: when it falls to it or under
+                             * @enum {string}
+                             */
+                            direction: "above" | "below";
+                            /**
+                             * @description the figure is in dollars or in BNB
+                             * @enum {string}
+                             */
+                            currency: "usd" | "bnb";
+                            /**
+                             * @description the figure in whole dollars or BNB, a decimal string of at most 18 places, above zero
+                             * @example 0.0005
+                             */
+                            figure: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The watchlist with the token */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watchlist"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Unstar a token (and drop its alert rule)
+         * @description An addition to the spec. A token not starred is left as it is. Only the app's own page changes it (it sends the run's token in x-app-token); anyone else is refused with API_KEY_REQUIRED.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the token, launched by this service */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The watchlist without the token */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watchlist"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watchlist/creators/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Star a creator: each of the wallet's launches raises a notification
+         * @description An addition to the spec. Any wallet may be starred, before its first launch too. Only the app's own page changes it (it sends the run's token in x-app-token); anyone else is refused with API_KEY_REQUIRED.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the creator's wallet */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The watchlist with the creator */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watchlist"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Unstar a creator
+         * @description An addition to the spec. A creator not starred is left as it is. Only the app's own page changes it (it sends the run's token in x-app-token); anyone else is refused with API_KEY_REQUIRED.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the creator's wallet */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The watchlist without the creator */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Watchlist"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alerts/kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which kinds of notification are on
+         * @description An addition to the spec. Every kind is on until switched off; kept in the data directory.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The kinds */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertKinds"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Switch kinds of notification on or off
+         * @description An addition to the spec. The kinds sent are switched, the others left as they are. Only the app's own page changes it (it sends the run's token in x-app-token); anyone else is refused with API_KEY_REQUIRED.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        request?: boolean;
+                        launch?: boolean;
+                        crossing?: boolean;
+                        transaction?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The kinds now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertKinds"];
+                    };
+                };
+                /** @description Error object */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object. On every operation, reads included: ORIGIN_NOT_ALLOWED for a request a browser sent for a page of another origin (Sec-Fetch-Site cross-site or same-site, or an Origin that is neither this server nor a browser extension; bots send neither), and CSRF_REQUIRED for a signed-in request without x-mm-csrf: 1. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Error object */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's notifications raised after an id
+         * @description An addition to the spec. What the desktop app shows as notifications, for the web UI's own page to show with the browser's: a bot's prepared request waiting, a watched creator's launch, a watched token's rule crossed, the app's own transaction confirmed or failed; only the kinds switched on. The service decides what deserves one. The last 200 are kept in memory, none across a restart. Only for the app's own page (x-app-token): it tells of its requests and transactions (API_KEY_REQUIRED otherwise).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description an alert id from an earlier answer's `latest`; left out, no alerts, only `latest` */
+                    after?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Alerts, oldest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertFeed"];
                     };
                 };
                 /** @description Error object */
@@ -4594,6 +5252,65 @@ export interface components {
                 /** @description wei, digits with a minus sign when below zero */
                 wei: string;
             };
+        };
+        Watchlist: {
+            tokens: {
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                address: string;
+                /** @description ISO 8601 */
+                addedAt: string;
+                alert: components["schemas"]["AlertRule"];
+            }[];
+            creators: {
+                /**
+                 * @description 0x followed by 40 hex digits
+                 * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                 */
+                address: string;
+                /** @description ISO 8601 */
+                addedAt: string;
+            }[];
+        };
+        AlertRule: {
+            /** @enum {string} */
+            metric: "price" | "cap";
+            /** @enum {string} */
+            direction: "above" | "below";
+            /** @enum {string} */
+            currency: "usd" | "bnb";
+            /** @description in whole dollars or BNB */
+            figure: string;
+            /**
+             * @description where the value last stood: `unknown` until first seen, `armed` on the near side (a crossing fires), `fired` past the figure (it fires again only after coming back past it by 1%)
+             * @enum {string}
+             */
+            state: "unknown" | "armed" | "fired";
+        } | null;
+        /** @description Which notifications are on: `request` a bot's prepared request waiting for a signature, `launch` a watched creator's launch, `crossing` a watched token's alert rule, `transaction` the app's own transaction confirmed or failed */
+        AlertKinds: {
+            request: boolean;
+            launch: boolean;
+            crossing: boolean;
+            transaction: boolean;
+        };
+        AlertFeed: {
+            alerts: components["schemas"]["Alert"][];
+            /** @description send as `after` next time */
+            latest: number;
+        };
+        Alert: {
+            id: number;
+            /** @enum {string} */
+            kind: "request" | "launch" | "crossing" | "transaction";
+            title: string;
+            body: string;
+            /** @description the app's page it is about, e.g. /token/0x… or /requests */
+            path: string;
+            /** @description ISO 8601 */
+            at: string;
         };
         TradeQuote: {
             token: {

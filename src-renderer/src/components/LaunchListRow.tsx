@@ -33,6 +33,29 @@ export function feeTierText(feeTier: number): string {
 
 const muted = <span className="text-muted">…</span>;
 
+type Market = TokenTrades['market'];
+
+/** A token's price in dollars over its price in the pair currency, as the lists show it. */
+export function MarketPrice({ market, pairUsd, title }: { market: Market; pairUsd: number | null; title?: string }) {
+  const price = priceUsd(market.priceWei, market.pair.decimals, pairUsd);
+  const inPair = formatAmount(BigInt(market.priceWei), market.pair.decimals, { significant: 4 });
+  return (
+    <span className="inline-flex flex-col items-end leading-tight" title={title}>
+      <span>{price !== null ? formatUsd(price) : inPair}</span>
+      <span className="text-xs text-muted">
+        {inPair} {market.pair.symbol}
+      </span>
+    </span>
+  );
+}
+
+/** A token's market cap in dollars, or in its pair currency when the pair has no dollar price. */
+export function marketCapText(market: Market): string {
+  return market.marketCapUsd !== null
+    ? formatUsd(market.marketCapUsd)
+    : `${formatAmount(BigInt(market.marketCap.wei), market.pair.decimals, { compact: true })} ${market.pair.symbol}`;
+}
+
 /** One launch in the list, logo first; its market is read once the row scrolls into view (or at once when sorted). */
 export function LaunchListRow({
   launch,
@@ -54,7 +77,6 @@ export function LaunchListRow({
   const { ref, answer, failed } = useLaunchMarket(launch.token, always);
   const market: TokenTrades['market'] | null = answer?.market ?? null;
   const pairUsd = market ? usdPerUnit(market.pair.address) : null;
-  const price = market ? priceUsd(market.priceWei, market.pair.decimals, pairUsd) : null;
   const to = `/token/${launch.token}`;
   const waiting = failed ? <span className="text-muted">unavailable</span> : muted;
   const navigate = useRouter((store) => store.navigate);
@@ -100,27 +122,10 @@ export function LaunchListRow({
         </div>
       </td>
       <td className="num" data-testid="launch-price">
-        {market ? (
-          <span className="inline-flex flex-col items-end leading-tight" title={`per ${launch.symbol}`}>
-            <span>
-              {price !== null
-                ? formatUsd(price)
-                : formatAmount(BigInt(market.priceWei), market.pair.decimals, { significant: 4 })}
-            </span>
-            <span className="text-xs text-muted">
-              {formatAmount(BigInt(market.priceWei), market.pair.decimals, { significant: 4 })} {market.pair.symbol}
-            </span>
-          </span>
-        ) : (
-          waiting
-        )}
+        {market ? <MarketPrice market={market} pairUsd={pairUsd} title={`per ${launch.symbol}`} /> : waiting}
       </td>
       <td className="num font-semibold" data-testid="launch-cap" data-ready={market ? 'yes' : 'no'}>
-        {market
-          ? market.marketCapUsd !== null
-            ? formatUsd(market.marketCapUsd)
-            : `${formatAmount(BigInt(market.marketCap.wei), market.pair.decimals, { compact: true })} ${market.pair.symbol}`
-          : waiting}
+        {market ? marketCapText(market) : waiting}
       </td>
       <td className="num" data-testid="launch-change">
         {day ? <ChangeText pct={day.changePct} /> : waiting}

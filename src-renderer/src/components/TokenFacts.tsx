@@ -10,6 +10,7 @@ import { Badge } from '../ui/Badge';
 import { Card } from '../ui/Card';
 import { Stat } from '../ui/Stat';
 import { TokenLogo } from '../ui/TokenLogo';
+import { CreatorStar, TokenStar } from '../watchlist/StarButton';
 import { CopyIcon } from './CopyIcon';
 import { feeTierText, loadableLogo } from './LaunchListRow';
 import { ChangeText } from './PriceChange';
@@ -105,6 +106,7 @@ export function TokenFacts({
             <h1 className="truncate" data-testid="token-name">
               {token.name}
             </h1>
+            <TokenStar address={token.address} />
             <Badge testId="token-symbol">{token.symbol}</Badge>
             <Badge tone="primary" title="The pair currency the token trades against">
               {pair.symbol} pair
@@ -128,6 +130,7 @@ export function TokenFacts({
                   {shortAddress(token.creator)}
                 </code>
                 <CopyIcon text={token.creator} label="Copy the creator's address" />
+                <CreatorStar address={token.creator} />
               </dd>
             </div>
             {token.launchedAt && (

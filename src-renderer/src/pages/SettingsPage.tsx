@@ -6,6 +6,7 @@ import { AppSettingsForm } from '../settings/AppSettingsForm';
 import { BrowserWalletSetup } from '../settings/BrowserWalletSetup';
 import { LedgerSetup } from '../settings/LedgerSetup';
 import { LocalKeySetup } from '../settings/LocalKeySetup';
+import { NotificationSettings } from '../settings/NotificationSettings';
 import { SettingsSection } from '../settings/SettingsSection';
 import { useSettingsStore } from '../store/settingsStore';
 import { Badge } from '../ui/Badge';
@@ -147,10 +148,11 @@ export function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        description="The signer, the network and data, privacy, and what this app runs on."
+        description="The signer, the network and data, privacy, notifications, and what this app runs on."
       />
       <Signer />
       {info && <AppSettingsForm info={info} />}
+      <NotificationSettings />
       {state.status === 'error' && (
         <ErrorPanel title="Could not load the settings" error={state.error} onRetry={() => void load()} />
       )}

@@ -16,6 +16,7 @@ const PAGE_TITLES: Record<Route['page'], string> = {
   inspect: 'Inspect',
   creator: 'Your launches',
   settings: 'Settings',
+  watchlist: 'Watchlist',
   'not-found': 'Page not found',
 };
 

@@ -10,13 +10,23 @@ export type Route =
   | { page: 'requests' }
   | { page: 'activity' }
   | { page: 'settings' }
+  | { page: 'watchlist' }
   | { page: 'inspect' }
   | { page: 'creator' }
   | { page: 'not-found'; path: string };
 
-const SIMPLE = new Set(['launches', 'launch', 'referrals', 'keys', 'requests', 'activity', 'settings', 'inspect']);
-// issue 31 (creator): the creator's dashboard, /creator.
-SIMPLE.add('creator');
+const SIMPLE = new Set([
+  'launches',
+  'launch',
+  'referrals',
+  'keys',
+  'requests',
+  'activity',
+  'settings',
+  'inspect',
+  'watchlist',
+  'creator',
+]);
 
 /** The route of a path: '/' is the launches list; '/token/0x…' a token page. */
 export function routeOf(pathname: string): Route {

@@ -9,6 +9,7 @@ import {
   Rocket,
   ScanSearch,
   Settings,
+  Star,
 } from 'lucide-react';
 import { Link } from '../router/Link';
 import { type Route, useRouter } from '../router/routes';
@@ -23,6 +24,7 @@ interface NavItem {
 
 const NAV: NavItem[] = [
   { to: '/', label: 'Launches', page: 'launches', icon: Flame },
+  { to: '/watchlist', label: 'Watchlist', page: 'watchlist', icon: Star },
   { to: '/launch', label: 'Launch a token', page: 'launch', icon: Rocket },
   { to: '/creator', label: 'Your launches', page: 'creator', icon: Coins },
   { to: '/requests', label: 'Requests', page: 'requests', icon: Inbox },
