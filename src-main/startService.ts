@@ -306,6 +306,9 @@ export function composeServices(
   const market = new TokenMarket(chain, index, { pools: quotes, prices });
   const positions = new Positions({
     trades: (wallet) => index.walletTrades(wallet),
+    tokenTrades: (token, limit) => index.tradesOf(token, limit),
+    image: (token) => index.launch(token)?.image ?? null,
+    now,
     tokens,
     pools: quotes,
     prices,
