@@ -1,10 +1,10 @@
-import { type Address, erc20Abi, formatUnits, getAbiItem, http, parseUnits, type TransactionReceipt } from 'viem';
+import { type Address, erc20Abi, formatUnits, getAbiItem, parseUnits, type TransactionReceipt } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
 import { TradeRouter } from '../src-main/chain/generated/contracts';
 import { type ApiClient, apiClient } from './support/apiClient';
-import { bnbDollars, dollarMicros, type Fraction, PAR, tokenPrice, tradesIn } from './support/chainPrices';
-import { launcher } from './support/launcher';
+import { bnbDollars, dollarMicros, type Fraction, PAR, tokenPrice } from './support/chainPrices';
+import { launchBnbToken, positionFromReceipts } from './support/portfolioTrades';
 import { tradeThroughService } from './support/serviceTrade';
 import { type LaunchedToken, startTradingFixture, type TradingFixture } from './support/tradingFixture';
 
@@ -39,24 +39,7 @@ async function trade(token: Address, side: 'buy' | 'sell', amount: string) {
 beforeAll(async () => {
   f = await startTradingFixture({ rateLimits: false });
   api = apiClient(f.service);
-  const { factory, wbnb } = f.contracts as Record<string, Address>;
-  const l = launcher(
-    {
-      accounts: testAccounts(),
-      contracts: { factory: factory as Address, wbnb: wbnb as Address },
-      transport: http(`${f.service.origin}/rpc`),
-    },
-    f.client,
-  );
-  const launched = await l.launch({
-    pair: wbnb as Address,
-    creator: 8,
-    saltSeed: 'portfolio-second',
-    openingTick: -207200,
-  });
-  if (launched.result !== 'ok' || !launched.pool) throw new Error(`the second launch failed: ${launched.result}`);
-  second = { token: launched.token, pool: launched.pool, creator: launched.creator.address, pair: wbnb as Address };
-  await f.service.indexer.waitFor(await f.client.getBlockNumber({ cacheTime: 0 }));
+  second = await launchBnbToken(f, 8, 'portfolio-second');
 
   await trade(f.bnbToken.token, 'buy', '0.4');
   await trade(second.token, 'buy', '0.5');
@@ -71,27 +54,11 @@ afterAll(async () => {
 
 /** What a token's position must be, worked out here by average cost from the receipts' Trade events and the pool. */
 async function expected(token: LaunchedToken) {
-  let held = 0n;
-  let cost = 0n;
-  let realized = 0n;
-  let spent = 0n;
-  let received = 0n;
-  for (const receipt of receipts.get(token.token) ?? []) {
-    const [event] = tradesIn(receipt);
-    if (!event || event.wallet !== trader || event.token !== token.token) throw new Error('no Trade of the trader');
-    const { pairAmount = 0n, tokenAmount = 0n, siteFee = 0n } = event;
-    if (event.isBuy) {
-      held += tokenAmount;
-      cost += pairAmount;
-      spent += pairAmount;
-      continue;
-    }
-    const costOut = (cost * tokenAmount) / held;
-    held -= tokenAmount;
-    cost -= costOut;
-    realized += pairAmount - siteFee - costOut;
-    received += pairAmount - siteFee;
-  }
+  const { held, cost, realized, spent, received } = positionFromReceipts(
+    receipts.get(token.token) ?? [],
+    trader,
+    token.token,
+  );
   const balance = await balanceOf(token.token);
   expect(balance, 'the chain holds what the trades left').toBe(held);
   const price = await tokenPrice(f.client, token);

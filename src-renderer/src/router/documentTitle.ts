@@ -13,6 +13,7 @@ const PAGE_TITLES: Record<Route['page'], string> = {
   keys: 'API keys',
   requests: 'Requests',
   activity: 'Activity',
+  portfolio: 'Portfolio',
   inspect: 'Inspect',
   settings: 'Settings',
   'not-found': 'Page not found',

@@ -9,11 +9,14 @@ export type Route =
   | { page: 'keys' }
   | { page: 'requests' }
   | { page: 'activity' }
+  | { page: 'portfolio' }
   | { page: 'settings' }
   | { page: 'inspect' }
   | { page: 'not-found'; path: string };
 
 const SIMPLE = new Set(['launches', 'launch', 'referrals', 'keys', 'requests', 'activity', 'settings', 'inspect']);
+// Issue 31: added on a line of its own, so other pages joining the set merge without a conflict.
+SIMPLE.add('portfolio');
 
 /** The route of a path: '/' is the launches list; '/token/0x…' a token page. */
 export function routeOf(pathname: string): Route {

@@ -1,4 +1,15 @@
-import { Flame, Gift, History, Inbox, KeyRound, type LucideIcon, Rocket, ScanSearch, Settings } from 'lucide-react';
+import {
+  Flame,
+  Gift,
+  History,
+  Inbox,
+  KeyRound,
+  type LucideIcon,
+  Rocket,
+  ScanSearch,
+  Settings,
+  WalletCards,
+} from 'lucide-react';
 import { Link } from '../router/Link';
 import { type Route, useRouter } from '../router/routes';
 import { cn } from '../ui/cn';
@@ -13,6 +24,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { to: '/', label: 'Launches', page: 'launches', icon: Flame },
   { to: '/launch', label: 'Launch a token', page: 'launch', icon: Rocket },
+  { to: '/portfolio', label: 'Portfolio', page: 'portfolio', icon: WalletCards },
   { to: '/requests', label: 'Requests', page: 'requests', icon: Inbox },
   { to: '/activity', label: 'Activity', page: 'activity', icon: History },
   { to: '/referrals', label: 'Referrals', page: 'referrals', icon: Gift },
