@@ -126,6 +126,10 @@ describe('portfolio page', () => {
         ((want.cost * 10n ** 18n) / want.held).toString(),
       );
       expect(await row.getByTestId('position-symbol').textContent()).toBe(api.token.symbol);
+      // Dollars per whole token as the cost's dollars over the balance: a millionth-of-a-dollar price stays readable.
+      expect(await row.getByTestId('position-avg-cost').textContent()).toBe(
+        `${formatUsd(Number(api.cost.usd) / Number(formatUnits(want.held, 18)))}${formatAmount(BigInt(api.averageCost.wei), decimals, { significant: 4 })} ${symbol}`,
+      );
       expect(await row.getByTestId('position-balance').textContent()).toBe(
         formatAmount(want.held, 18, { significant: 4, compact: true }),
       );

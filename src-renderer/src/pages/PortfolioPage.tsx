@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, Eye } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { getAddress, isAddress, isAddressEqual } from 'viem';
+import { formatUnits, getAddress, isAddress, isAddressEqual } from 'viem';
 import { formatAmount, formatUsd } from '../../../src-shared/format/numbers';
 import { fetchPositions, type PositionRow, type Positions } from '../api/positions';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -46,6 +46,15 @@ function signedPair(amount: PairAmount, decimals: number, symbol: string): strin
   return `${wei > 0n ? '+' : wei < 0n ? '−' : ''}${text} ${symbol}`;
 }
 
+/**
+ * Dollars per whole token held, for display: the cost's dollars over the balance. A launch's token is worth a
+ * millionth of a dollar or less, so the API's per-token figure (to a millionth) would often read $0.
+ */
+function averageCostUsd(row: PositionRow): number | null {
+  const held = Number(formatUnits(BigInt(row.balance.wei), row.token.decimals));
+  return row.cost.usd === null || held === 0 ? null : Number(row.cost.usd) / held;
+}
+
 const tone = (wei: bigint) => (wei > 0n ? 'text-up' : wei < 0n ? 'text-down' : 'text-muted');
 
 /** A figure in dollars with its pair amount under it; the pair amount alone when the pair has no dollar price. */
@@ -54,23 +63,26 @@ function Figure({
   decimals,
   symbol,
   signed = false,
+  usd = amount.usd === null ? null : Number(amount.usd),
   testId,
 }: {
   amount: PairAmount;
   decimals: number;
   symbol: string;
   signed?: boolean;
+  /** The dollars shown, when the amount's own (to a millionth) would round a tiny figure away. */
+  usd?: number | null;
   testId: string;
 }) {
   const pair = signed
     ? signedPair(amount, decimals, symbol)
     : `${formatAmount(BigInt(amount.wei), decimals, { significant: 4 })} ${symbol}`;
-  const main = amount.usd === null ? pair : signed ? signedUsd(amount.usd) : formatUsd(Number(amount.usd));
+  const main = usd === null ? pair : signed ? signedUsd(amount.usd ?? '0') : formatUsd(usd);
   return (
     <td className="num" data-testid={testId} data-wei={amount.wei}>
       <span className="inline-flex flex-col items-end leading-tight">
         <span className={cn('font-semibold', signed && tone(BigInt(amount.wei)))}>{main}</span>
-        {amount.usd !== null && <span className="text-xs text-muted">{pair}</span>}
+        {usd !== null && <span className="text-xs text-muted">{pair}</span>}
       </span>
     </td>
   );
@@ -200,7 +212,13 @@ function PositionLine({ row, open }: { row: PositionRow; open(): void }) {
       </td>
       <Figure amount={row.value} decimals={pair.decimals} symbol={pair.symbol} testId="position-value" />
       {row.averageCost ? (
-        <Figure amount={row.averageCost} decimals={pair.decimals} symbol={pair.symbol} testId="position-avg-cost" />
+        <Figure
+          amount={row.averageCost}
+          decimals={pair.decimals}
+          symbol={pair.symbol}
+          usd={averageCostUsd(row)}
+          testId="position-avg-cost"
+        />
       ) : (
         <td className="num text-muted" data-testid="position-avg-cost">
           —
@@ -397,6 +415,11 @@ export function PortfolioPage() {
             <span className="font-mono text-xs break-all text-muted" data-testid="portfolio-wallet">
               {shown}
             </span>
+            {watching && (
+              <span className="text-xs text-muted">
+                {signer ? "Not your signer's wallet" : 'No signer'}: this page only reads it, nothing here trades it.
+              </span>
+            )}
           </div>
           {error && (
             <ErrorPanel title="Could not read the positions" error={error} onRetry={() => void query.refetch()} />
