@@ -81,7 +81,9 @@ afterAll(() => stopTradingUi({ f, browser }));
 
 describe('portfolio page', () => {
   it('says what to do while the signer holds nothing', async () => {
-    const page = await openPortfolio();
+    const page = await openPortfolio('/');
+    await page.getByTestId('nav-portfolio').click();
+    expect(new URL(page.url()).pathname).toBe('/portfolio');
     await page.getByTestId('portfolio-empty').waitFor(WAIT);
     expect(await page.getByTestId('portfolio-own').count()).toBe(1);
     expect(await page.getByTestId('portfolio-empty').textContent()).toContain('Buy a token on its page');
