@@ -5,8 +5,8 @@ import { formatUnits, getAddress, isAddress, isAddressEqual } from 'viem';
 import { formatAmount, formatUsd } from '../../../src-shared/format/numbers';
 import { fetchPositions, type PositionRow, type Positions } from '../api/positions';
 import { ErrorPanel } from '../components/ErrorPanel';
-import { loadableLogo } from '../components/LaunchListRow';
 import { ChangeText } from '../components/PriceChange';
+import { opensOnClick, TokenNameCell } from '../components/TokenNameCell';
 import { failureOf } from '../failureOf';
 import {
   DEFAULT_SORT,
@@ -24,7 +24,6 @@ import { cn } from '../ui/cn';
 import { Empty } from '../ui/Empty';
 import { PageHeader } from '../ui/PageHeader';
 import { Stat } from '../ui/Stat';
-import { TokenLogo } from '../ui/TokenLogo';
 import { activeAddress, useWallet } from '../wallet/walletStore';
 
 /** How often the positions are read again while the page is open: prices move with every trade. */
@@ -172,41 +171,15 @@ function PositionLine({ row, open }: { row: PositionRow; open(): void }) {
   return (
     <tr
       // The whole row opens the token, as in the launches list; the name stays the link keyboards and readers use.
-      onClick={(event) => {
-        if ((event.target as Element).closest('a, button') || window.getSelection()?.toString()) return;
-        open();
-      }}
+      onClick={opensOnClick(open)}
       data-testid="position-row"
       data-token={token.address}
       data-closed={closed ? 'yes' : undefined}
       className={cn('cursor-pointer hover:bg-raised', closed && 'text-muted')}
     >
-      <td>
-        <div className="flex min-w-0 items-center gap-3">
-          <TokenLogo
-            src={loadableLogo(token.image)}
-            symbol={token.symbol}
-            address={token.address}
-            testId="position-logo"
-          />
-          <div className="min-w-0">
-            <Link
-              to={`/token/${token.address}`}
-              testId="position-link"
-              className="block truncate font-semibold text-fg no-underline hover:underline"
-            >
-              {token.name}
-            </Link>
-            <div className="flex items-center gap-1.5 text-xs text-muted">
-              <span data-testid="position-symbol" className="font-semibold">
-                {token.symbol}
-              </span>
-              <span aria-hidden="true">·</span>
-              <span>{closed ? 'closed' : `${pair.symbol} pair`}</span>
-            </div>
-          </div>
-        </div>
-      </td>
+      <TokenNameCell token={token} to={`/token/${token.address}`} testIds="position">
+        <span>{closed ? 'closed' : `${pair.symbol} pair`}</span>
+      </TokenNameCell>
       <td className="num" data-testid="position-balance" title={`${row.balance.amount} ${token.symbol}`}>
         {formatAmount(BigInt(row.balance.wei), token.decimals, { significant: 4, compact: true })}
       </td>
