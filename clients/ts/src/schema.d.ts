@@ -533,7 +533,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description a page of the app, starting with / (/, /launches, /launch, /token/{address}, /referrals, /keys, /requests, /activity, /settings) */
+                    /** @description a page of the app, starting with / (/, /launches, /launch, /token/{address}, /referrals, /keys, /requests, /activity, /portfolio, /settings) */
                     path: string;
                 };
                 header?: never;
