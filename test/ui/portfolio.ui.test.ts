@@ -217,6 +217,9 @@ describe('portfolio page', () => {
     const want = positionFromReceipts(receipts.get(second.token) ?? [], SIGNER.address, second.token);
     expect(await closed.getByTestId('position-realized').getAttribute('data-wei')).toBe(want.realized.toString());
     expect(await closed.getByTestId('position-avg-cost').textContent()).toBe('—');
+    await inEveryLook(page, ({ width, height, colorScheme }) =>
+      screenshot(page, `portfolio-closed-${width}x${height}-${colorScheme}`),
+    );
     await done(page);
   });
 
@@ -245,10 +248,23 @@ describe('portfolio page', () => {
     await page.getByTestId('portfolio-mine').click();
     await page.getByTestId('portfolio-own').waitFor(WAIT);
 
-    // An address in the page's link that is not one: named, with no request made.
+    expect(pageErrors.get(page)).toEqual([]);
+
+    // An address in the page's link that is not one goes to the service: the page shows its error and its fix.
     await page.goto(`${f.service.origin}/portfolio?address=0xnope#app=${APP_TOKEN}`);
     await page.getByTestId('error').waitFor(WAIT);
+    const refused = await api.get('/wallets/0xnope/positions');
+    expect(refused.body.error.code).toBe('INVALID_ADDRESS');
     expect(await page.getByTestId('error-code').textContent()).toBe('INVALID_ADDRESS');
-    await done(page);
+    expect(await page.getByTestId('error-message').textContent()).toBe(refused.body.error.message);
+    expect(await page.getByTestId('error-fix').textContent()).toBe(refused.body.error.fix);
+    expect(await page.getByTestId('portfolio-not-address').count()).toBe(1);
+    expect(await page.getByTestId('portfolio-watching').count()).toBe(0);
+    await inEveryLook(page, ({ width, height, colorScheme }) =>
+      screenshot(page, `portfolio-bad-address-${width}x${height}-${colorScheme}`),
+    );
+    // The browser logs the 400 answer; nothing else.
+    expect(pageErrors.get(page)?.filter((error) => !error.includes('400'))).toEqual([]);
+    await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, Eye } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { formatUnits, getAddress, isAddress, isAddressEqual } from 'viem';
+import { type Address, formatUnits, getAddress, isAddress, isAddressEqual } from 'viem';
 import { formatAmount, formatUsd } from '../../../src-shared/format/numbers';
 import { fetchPositions, type PositionRow, type Positions } from '../api/positions';
 import { ErrorPanel } from '../components/ErrorPanel';
@@ -252,6 +252,11 @@ function Totals({ totals }: { totals: Positions['totals'] }) {
   );
 }
 
+/** Whether `shown` is the signer's wallet (a string that is no address is nobody's). */
+function sameWallet(shown: string, signer: string | null): boolean {
+  return signer !== null && isAddress(shown, { strict: false }) && isAddressEqual(shown, signer as Address);
+}
+
 /** The address box: a wallet typed or pasted is shown read-only; a bad one is named before anything is asked. */
 function AddressForm({ shown, signer }: { shown: string | null; signer: string | null }) {
   const navigate = useRouter((store) => store.navigate);
@@ -291,7 +296,7 @@ function AddressForm({ shown, signer }: { shown: string | null; signer: string |
         <Button type="submit" testId="portfolio-show">
           Show
         </Button>
-        {signer && shown !== null && !isAddressEqual(shown as `0x${string}`, signer as `0x${string}`) && (
+        {signer && shown !== null && !sameWallet(shown, signer) && (
           <Button
             variant="ghost"
             testId="portfolio-mine"
@@ -321,9 +326,10 @@ function AddressForm({ shown, signer }: { shown: string | null; signer: string |
 export function PortfolioPage() {
   const signer = useWallet(activeAddress);
   const asked = useRouter((store) => store.query.get('address'));
-  const askedValid = asked !== null && isAddress(asked, { strict: false });
-  const shown = asked !== null ? (askedValid ? getAddress(asked) : null) : signer;
-  const watching = shown !== null && (signer === null || !isAddressEqual(shown, signer));
+  // An address from the page's link goes to the service as it is: a bad one gets the API's own error and fix.
+  const shown = asked !== null ? (isAddress(asked, { strict: false }) ? getAddress(asked) : asked) : signer;
+  const notAddress = shown !== null && !isAddress(shown, { strict: false });
+  const watching = shown !== null && !notAddress && !sameWallet(shown, signer);
   const [closed, setClosed] = useState(false);
   const [sort, setSort] = useState<PositionSort>(DEFAULT_SORT);
   const query = useQuery({
@@ -354,17 +360,7 @@ export function PortfolioPage() {
         }
       />
       <AddressForm key={shown ?? ''} shown={shown} signer={signer} />
-      {asked !== null && !askedValid && (
-        <ErrorPanel
-          title="Not a wallet address"
-          error={{
-            code: 'INVALID_ADDRESS',
-            message: `The page's address "${asked}" is not a wallet address.`,
-            fix: 'Paste a wallet address: 0x followed by 40 hex digits.',
-          }}
-        />
-      )}
-      {shown === null && asked === null && (
+      {shown === null && (
         <Card testId="portfolio-no-wallet">
           <Empty title="No wallet to show">
             Import or connect a signer in <Link to="/settings">Settings</Link> to see your positions here, or paste any
@@ -375,7 +371,11 @@ export function PortfolioPage() {
       {shown !== null && (
         <>
           <div className="mb-3 flex flex-wrap items-center gap-2 text-sm">
-            {watching ? (
+            {notAddress ? (
+              <Badge tone="down" testId="portfolio-not-address">
+                Not an address
+              </Badge>
+            ) : watching ? (
               <Badge tone="warn" testId="portfolio-watching" title="Not the signer's wallet: nothing here can trade it">
                 <Eye size={12} aria-hidden="true" />
                 Watching · read-only
@@ -395,7 +395,12 @@ export function PortfolioPage() {
             )}
           </div>
           {error && (
-            <ErrorPanel title="Could not read the positions" error={error} onRetry={() => void query.refetch()} />
+            <ErrorPanel
+              title="Could not read the positions"
+              error={error}
+              // Asking again about a refused address gets the same answer: only a failure to read is retried.
+              onRetry={notAddress ? undefined : () => void query.refetch()}
+            />
           )}
           {!answer && !error && (
             <p className="text-muted" data-testid="portfolio-loading" aria-busy="true">
