@@ -33,9 +33,11 @@ const usd = z.string().nullable().meta({
 const PairSchema = z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int() });
 
 /** A pair amount with its dollar value. */
-const PairAmountSchema = z.object({ amount: z.string(), wei: WeiSchema, usd });
+const PairAmountSchema = z.object({ amount: z.string(), wei: WeiSchema, usd }).meta({ id: 'PairAmount' });
 /** The same, for a figure that may be below zero (a loss). */
-const SignedPairAmountSchema = z.object({ amount: z.string(), wei: SignedWeiSchema, usd });
+const SignedPairAmountSchema = z
+  .object({ amount: z.string(), wei: SignedWeiSchema, usd })
+  .meta({ id: 'SignedPairAmount' });
 
 export const PositionSchema = z
   .object({

@@ -4228,40 +4228,10 @@ export interface components {
                     };
                     /** @description positions listed in this pair currency */
                     positions: number;
-                    value: {
-                        amount: string;
-                        /**
-                         * @description amount in wei, digits only
-                         * @example 0
-                         */
-                        wei: string;
-                        /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
-                        usd: string | null;
-                    };
-                    cost: {
-                        amount: string;
-                        /**
-                         * @description amount in wei, digits only
-                         * @example 0
-                         */
-                        wei: string;
-                        /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
-                        usd: string | null;
-                    };
-                    realized: {
-                        amount: string;
-                        /** @description wei, digits with a minus sign when below zero */
-                        wei: string;
-                        /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
-                        usd: string | null;
-                    };
-                    unrealized: {
-                        amount: string;
-                        /** @description wei, digits with a minus sign when below zero */
-                        wei: string;
-                        /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
-                        usd: string | null;
-                    };
+                    value: components["schemas"]["PairAmount"];
+                    cost: components["schemas"]["PairAmount"];
+                    realized: components["schemas"]["SignedPairAmount"];
+                    unrealized: components["schemas"]["SignedPairAmount"];
                 }[];
             };
         };
@@ -4406,6 +4376,23 @@ export interface components {
                 /** @description false when the token's latest 100 trades all fall within the 24 h: the change then starts from the oldest of them */
                 complete: boolean;
             };
+        };
+        PairAmount: {
+            amount: string;
+            /**
+             * @description amount in wei, digits only
+             * @example 0
+             */
+            wei: string;
+            /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+            usd: string | null;
+        };
+        SignedPairAmount: {
+            amount: string;
+            /** @description wei, digits with a minus sign when below zero */
+            wei: string;
+            /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+            usd: string | null;
         };
         TradeQuote: {
             token: {
