@@ -325,6 +325,9 @@ export function composeServices(
   });
   const positions = new Positions({
     trades: (wallet) => index.walletTrades(wallet),
+    tokenTrades: (token, limit) => index.tradesOf(token, limit),
+    image: (token) => index.launch(token)?.image ?? null,
+    now,
     tokens,
     pools: quotes,
     prices,

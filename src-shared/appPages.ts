@@ -16,6 +16,7 @@ export const APP_PAGES = [
   '/keys',
   '/requests',
   '/activity',
+  '/portfolio',
   '/settings',
   '/watchlist',
 ] as const;

@@ -1,21 +1,11 @@
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  formatUnits,
-  getAbiItem,
-  type Hex,
-  http,
-  parseEventLogs,
-  type TransactionReceipt,
-} from 'viem';
+import { type Address, encodeFunctionData, erc20Abi, formatUnits, http, type TransactionReceipt } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAccounts } from '../src-main/chain/devnet/testAccounts';
-import { TradeRouter } from '../src-main/chain/generated/contracts';
-import { PancakeV3Factory, PancakeV3Pool } from '../src-main/chain/generated/vendor';
 import { type ApiClient, apiClient } from './support/apiClient';
+import { bnbDollars, dollarsOf, PAR, tokenPrice, tradesIn } from './support/chainPrices';
 import { launcher } from './support/launcher';
 import { pngBytes } from './support/pngImage';
+import { tradeThroughService } from './support/serviceTrade';
 import { FIXTURE_TRADER, startTradingFixture, type TradingFixture } from './support/tradingFixture';
 
 /*
@@ -155,41 +145,9 @@ describe('unknown body fields', () => {
   });
 });
 
-/** What the chain says a dollar is worth: the WBNB/USDT pool's price, read here from the pool itself. */
-async function bnbDollars(): Promise<{ num: bigint; den: bigint }> {
-  const { pancakeFactory, wbnb, usdt } = f.contracts as Record<string, Address>;
-  const pool = await f.client.readContract({
-    address: pancakeFactory as Address,
-    abi: PancakeV3Factory.abi,
-    functionName: 'getPool',
-    args: [wbnb as Address, usdt as Address, 500],
-  });
-  const [sqrt] = await f.client.readContract({ address: pool, abi: PancakeV3Pool.abi, functionName: 'slot0' });
-  // USDT wei per WBNB wei: token1 per token0 is sqrt² / 2^192.
-  return BigInt(wbnb as Address) < BigInt(usdt as Address)
-    ? { num: sqrt * sqrt, den: 1n << 192n }
-    : { num: 1n << 192n, den: sqrt * sqrt };
-}
-
-/** Pair wei per token wei at the token's pool price now, as a fraction. */
-async function tokenPrice(token: { token: Address; pool: Address }): Promise<{ num: bigint; den: bigint }> {
-  const [sqrt] = await f.client.readContract({ address: token.pool, abi: PancakeV3Pool.abi, functionName: 'slot0' });
-  const token0 = await f.client.readContract({ address: token.pool, abi: PancakeV3Pool.abi, functionName: 'token0' });
-  return token0 === token.token ? { num: sqrt * sqrt, den: 1n << 192n } : { num: 1n << 192n, den: sqrt * sqrt };
-}
-
-/** Dollars of `wei` at a chain of prices (dollar-wei per wei), rounded down to millionths, written as the API does. */
-function dollarsOf(wei: bigint, ...prices: { num: bigint; den: bigint }[]): string {
-  const num = prices.reduce((product, price) => product * price.num, wei);
-  const den = prices.reduce((product, price) => product * price.den, 10n ** 12n);
-  return formatUnits(num / den, 6);
-}
-
-const PAR = { num: 1n, den: 1n };
-
 describe('dollar values beside amounts', () => {
   it('values a BNB-pair quote: BNB at the dollar pool, the token at its pool price in BNB', async () => {
-    const [bnb, token] = [await bnbDollars(), await tokenPrice(f.bnbToken)];
+    const [bnb, token] = [await bnbDollars(f.client, f.contracts), await tokenPrice(f.client, f.bnbToken)];
     for (const query of ['side=buy&amount=0.5', 'side=buy&amount=1000&exact=out', 'side=sell&amount=1000']) {
       const { status, body } = await api.get(`/quote?token=${f.bnbToken.token}&${query}`);
       expect(status, query).toBe(200);
@@ -208,17 +166,21 @@ describe('dollar values beside amounts', () => {
   });
 
   it('values a USDT-pair quote at par, and a build the same as its quote', async () => {
-    const token = await tokenPrice(f.usdtToken);
+    const token = await tokenPrice(f.client, f.usdtToken);
     const { body } = await api.get(`/quote?token=${f.usdtToken.token}&side=sell&amount=5000`);
     expect(body.pay.usd).toBe(dollarsOf(BigInt(body.pay.wei), token, PAR));
     expect(body.receive.usd).toBe(dollarsOf(BigInt(body.receive.wei), PAR));
     expect(body.siteFee.usd).toBe(dollarsOf(BigInt(body.siteFee.wei), PAR));
-    const bnb = await bnbDollars();
+    const bnb = await bnbDollars(f.client, f.contracts);
     const built = await post('/build/buy', { wallet: address(TRADER), token: f.bnbToken.token, amount: '0.25' });
     expect(built.status).toBe(200);
     expect(built.body.pay.usd).toBe(dollarsOf(BigInt(built.body.pay.wei), bnb));
-    expect(built.body.receive.usd).toBe(dollarsOf(BigInt(built.body.receive.wei), await tokenPrice(f.bnbToken), bnb));
-    expect(built.body.limit.usd).toBe(dollarsOf(BigInt(built.body.limit.wei), await tokenPrice(f.bnbToken), bnb));
+    expect(built.body.receive.usd).toBe(
+      dollarsOf(BigInt(built.body.receive.wei), await tokenPrice(f.client, f.bnbToken), bnb),
+    );
+    expect(built.body.limit.usd).toBe(
+      dollarsOf(BigInt(built.body.limit.wei), await tokenPrice(f.client, f.bnbToken), bnb),
+    );
     expect(built.body.siteFee.usd).toBe(dollarsOf(BigInt(built.body.siteFee.wei), bnb));
     expect(built.body.cost.usd).toBe(dollarsOf(BigInt(built.body.cost.maxWei), bnb));
     // A USDT trade pays its gas in BNB all the same.
@@ -245,7 +207,7 @@ describe('dollar values beside amounts', () => {
     };
     const { status, body: build } = await post('/build/launch', body);
     expect(status, JSON.stringify(build)).toBe(200);
-    const bnb = await bnbDollars();
+    const bnb = await bnbDollars(f.client, f.contracts);
     expect(build.firstBuy.spend.usd).toBe(dollarsOf(BigInt(build.firstBuy.spend.wei), bnb));
     expect(build.firstBuy.siteFee.usd).toBe(dollarsOf(BigInt(build.firstBuy.siteFee.wei), bnb));
     expect(build.launchFee.usd).toBe(dollarsOf(BigInt(build.launchFee.wei), bnb));
@@ -259,24 +221,8 @@ describe('dollar values beside amounts', () => {
   });
 });
 
-/** The router's Trade events of a receipt. */
-const tradesIn = (receipt: TransactionReceipt) =>
-  parseEventLogs({ abi: [getAbiItem({ abi: TradeRouter.abi, name: 'Trade' })], logs: receipt.logs }).map(
-    (log) => log.args,
-  );
-
-async function trade(side: 'buy' | 'sell', amount: string) {
-  const body = { wallet: address(TRADER), token: f.bnbToken.token, amount };
-  let built = await post(`/build/${side}`, body);
-  expect(built.status, JSON.stringify(built.body)).toBe(200);
-  if (built.body.requires.length > 0) {
-    for (const step of built.body.requires) await api.signAndSend(TRADER, step.tx);
-    built = await post(`/build/${side}`, body);
-  }
-  const receipt = await api.signAndSend(TRADER, built.body.tx as { to: Address; data: Hex; value: string });
-  await f.service.indexer.waitFor(receipt.blockNumber);
-  return receipt;
-}
+const trade = (side: 'buy' | 'sell', amount: string) =>
+  tradeThroughService(api, f.service.indexer, TRADER, f.bnbToken.token, side, amount);
 
 describe('GET /wallets/{address}/positions and GET /tokens/{address}/trades?wallet=', () => {
   let receipts: TransactionReceipt[];
@@ -307,10 +253,10 @@ describe('GET /wallets/{address}/positions and GET /tokens/{address}/trades?wall
       args: [address(TRADER)],
     });
     expect(balance).toBe(bought - sold);
-    const price = await tokenPrice(f.bnbToken);
+    const price = await tokenPrice(f.client, f.bnbToken);
     const value = (balance * price.num) / price.den;
     const cost = paid - costOut;
-    const bnb = await bnbDollars();
+    const bnb = await bnbDollars(f.client, f.contracts);
 
     const { status, body } = await api.get(`/wallets/${address(TRADER).toLowerCase()}/positions`);
     expect(status).toBe(200);
@@ -357,7 +303,7 @@ describe('GET /wallets/{address}/positions and GET /tokens/{address}/trades?wall
     expect(none.body).toEqual({
       wallet: address(11),
       positions: [],
-      totals: { value: '0', cost: '0', realized: '0', unrealized: '0', unpriced: [] },
+      totals: { value: '0', cost: '0', realized: '0', unrealized: '0', unpriced: [], pairs: [] },
     });
     const bad = await api.get('/wallets/0x123/positions');
     expect([bad.status, bad.body.error.code, bad.body.error.field]).toEqual([400, 'INVALID_ADDRESS', 'address']);

@@ -1,4 +1,5 @@
 import { type Address, erc20Abi } from 'viem';
+import { DAY_TRADES_READ, type DayStats, dayStats } from '../../src-shared/market/dayStats';
 import type { ChainContext } from '../chain/connectChain';
 import { ApiError } from '../core/errors';
 import { pairValueOf } from '../core/swap/pairValueOf';
@@ -23,15 +24,25 @@ export interface Position {
   unrealized: bigint;
   /** What a pair wei is worth in dollars now; null when the pair has no dollar price. */
   pairUsd: MicroPrice | null;
+  /** The token's last 24 h (its price change), from its latest indexed trades as the token page reads them. */
+  day: DayStats;
+  /** The launch's logo as the index keeps it (a /media path or a link); null without one. */
+  image: string | null;
 }
 
 /** What the positions are read from: the index's trades, the tokens' facts, their pools, dollar rates, balances. */
 export interface PositionSources {
   trades(wallet: Address): (IndexedTrade & { token: Address })[];
+  /** The token's latest trades of every wallet, newest first, at most `limit`. */
+  tokenTrades(token: Address, limit: number): IndexedTrade[];
+  /** The launch's logo, as the index keeps it. */
+  image(token: Address): string | null;
   tokens: { get(address: Address, field: string): Promise<TokenFacts> };
   pools: { poolOf(token: TokenFacts): Promise<PoolState> };
   prices: { rate(pair: Address, decimals: number): Promise<UsdRate | null> };
   chain: ChainContext;
+  /** The clock the 24 h window is measured against (the token pages use the reader's). */
+  now(): number;
 }
 
 /** Balances read at once; a wallet that traded many tokens is read in rounds of this many. */
@@ -92,14 +103,22 @@ export class Positions {
       this.sources.prices.rate(token.pair.address, token.pair.decimals).catch(() => null),
     ]);
     const value = pairValueOf(basis.balance, pool.sqrtPriceX96, token.tokenIs0);
+    const priceWei = pairValueOf(10n ** BigInt(token.decimals), pool.sqrtPriceX96, token.tokenIs0);
+    const latest = this.sources.tokenTrades(token.address, DAY_TRADES_READ).map((trade) => ({
+      atMs: trade.timestamp * 1000,
+      pairWei: trade.pairAmount,
+      tokenWei: trade.tokenAmount,
+    }));
     return {
       token,
       basis,
-      priceWei: pairValueOf(10n ** BigInt(token.decimals), pool.sqrtPriceX96, token.tokenIs0),
+      priceWei,
       value,
       averageCost: basis.balance === 0n ? null : (basis.cost * 10n ** BigInt(token.decimals)) / basis.balance,
       unrealized: value - basis.cost,
       pairUsd: pairMicroPrice(rate),
+      day: dayStats(latest, priceWei, token.decimals, this.sources.now(), DAY_TRADES_READ),
+      image: this.sources.image(token.address),
     };
   }
 

@@ -5,6 +5,7 @@ import { InspectPage } from './pages/InspectPage';
 import { KeysPage } from './pages/KeysPage';
 import { LaunchesPage } from './pages/LaunchesPage';
 import { LaunchPage } from './pages/LaunchPage';
+import { PortfolioPage } from './pages/PortfolioPage';
 import { ReferralsPage } from './pages/ReferralsPage';
 import { RequestsPage } from './pages/RequestsPage';
 import { SettingsPage } from './pages/SettingsPage';
@@ -45,6 +46,8 @@ function Page({ route }: { route: Route }): ReactNode {
       return <InspectPage />;
     case 'activity':
       return <ActivityPage />;
+    case 'portfolio':
+      return <PortfolioPage />;
     case 'settings':
       return <SettingsPage />;
     case 'creator':

@@ -30,10 +30,14 @@ const usd = z.string().nullable().meta({
     "in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price",
 });
 
+const PairSchema = z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int() });
+
 /** A pair amount with its dollar value. */
-const PairAmountSchema = z.object({ amount: z.string(), wei: WeiSchema, usd });
+const PairAmountSchema = z.object({ amount: z.string(), wei: WeiSchema, usd }).meta({ id: 'PairAmount' });
 /** The same, for a figure that may be below zero (a loss). */
-const SignedPairAmountSchema = z.object({ amount: z.string(), wei: SignedWeiSchema, usd });
+const SignedPairAmountSchema = z
+  .object({ amount: z.string(), wei: SignedWeiSchema, usd })
+  .meta({ id: 'SignedPairAmount' });
 
 /** A launched token where an answer names it: address, symbol, name, decimals, pool and pair. */
 export const TokenRefSchema = z.object({
@@ -42,12 +46,17 @@ export const TokenRefSchema = z.object({
   name: z.string(),
   decimals: z.number().int(),
   pool: AddressSchema,
-  pair: z.object({ address: AddressSchema, symbol: z.string(), decimals: z.number().int() }),
+  pair: PairSchema,
 });
 
 export const PositionSchema = z
   .object({
-    token: TokenRefSchema,
+    token: TokenRefSchema.extend({
+      image: z
+        .string()
+        .nullable()
+        .meta({ description: "the launch's logo (as GET /tokens/{address} gives it); null without one" }),
+    }),
     balance: z
       .object({ amount: z.string(), wei: WeiSchema })
       .meta({ description: 'tokens held now, read from the chain' }),
@@ -73,6 +82,22 @@ export const PositionSchema = z
         "someone's first buy), held at no cost; below zero, tokens that left without a sale here (taking their " +
         'share of the cost with them, realizing nothing)',
     }),
+    change24h: z
+      .object({
+        pct: z.number().nullable().meta({
+          description:
+            'the pool price now against the price at the start of the last 24 h, in percent (to a hundredth of a basis point, toward zero); null when the token has no trade to compare with',
+        }),
+        fromPriceWei: WeiSchema.nullable().meta({
+          description:
+            "the price compared with: pair wei per whole token at the last trade before the 24 h (or else the window's first trade), that trade's own average price",
+        }),
+        complete: z.boolean().meta({
+          description:
+            "false when the token's latest 100 trades all fall within the 24 h: the change then starts from the oldest of them",
+        }),
+      })
+      .meta({ description: "an addition: the token's 24 h change, worked out as the token pages work it out" }),
   })
   .meta({ id: 'Position' });
 
@@ -87,6 +112,21 @@ export const PositionsSchema = z
         realized: z.string(),
         unrealized: z.string(),
         unpriced: z.array(AddressSchema).meta({ description: 'tokens left out of the totals: no dollar price' }),
+        pairs: z
+          .array(
+            z.object({
+              pair: PairSchema,
+              positions: z.number().int().meta({ description: 'positions listed in this pair currency' }),
+              value: PairAmountSchema,
+              cost: PairAmountSchema,
+              realized: SignedPairAmountSchema,
+              unrealized: SignedPairAmountSchema,
+            }),
+          )
+          .meta({
+            description:
+              "an addition: the positions listed summed per pair currency, to the wei (each `usd` the sum of the rows' `usd`, so the dollar totals above are the sum of these where priced); ordered by pair address",
+          }),
       })
       .meta({ description: 'the positions listed, summed in dollars (decimal strings, at most 6 places)' }),
   })

@@ -533,7 +533,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description a page of the app, starting with / (/, /launches, /launch, /token/{address}, /referrals, /keys, /requests, /activity, /settings, /watchlist) */
+                    /** @description a page of the app, starting with / (/, /launches, /launch, /token/{address}, /referrals, /keys, /requests, /activity, /portfolio, /settings, /watchlist) */
                     path: string;
                 };
                 header?: never;
@@ -2198,7 +2198,7 @@ export interface paths {
         };
         /**
          * The tokens launched here that a wallet holds, valued, with their cost and profit
-         * @description An addition to the spec. Every token launched here that the wallet traded through the router (a launch's first buy counts as its creator's buy), with the balance read from the chain at one block, valued at the pool's price now (`value`: the balance at the mid price, before fees and price impact), and its cost and profit from the wallet's indexed trades, by average cost, exactly to the wei: in chain order each buy adds its tokens and what it paid (site fee included) to the cost; each sale takes out the cost of what it sold at the average (cost × sold ÷ held, rounded down, the remainder staying with what is left), and realizes what it got after the site fee less that cost; tokens sold beyond what the buys left carry no cost. Then the balance: tokens beyond what the trades leave came another way (a transfer in, a share of a first buy), which the index does not follow yet, and are held at no cost; tokens missing from it left without a sale here (a transfer out) and take their share of the cost with them, realizing nothing (`untracked` says which and how many). `unrealized` is value − cost. Amounts are in the pair currency; dollars at its price now (BNB by the WBNB/USDT pool, USDT at par), null when it has none. Tokens the wallet never traded here are not listed. A trade shows once the indexer has its block.
+         * @description An addition to the spec. Every token launched here that the wallet traded through the router (a launch's first buy counts as its creator's buy), with the balance read from the chain at one block, valued at the pool's price now (`value`: the balance at the mid price, before fees and price impact), and its cost and profit from the wallet's indexed trades, by average cost, exactly to the wei: in chain order each buy adds its tokens and what it paid (site fee included) to the cost; each sale takes out the cost of what it sold at the average (cost × sold ÷ held, rounded down, the remainder staying with what is left), and realizes what it got after the site fee less that cost; tokens sold beyond what the buys left carry no cost. Then the balance: tokens beyond what the trades leave came another way (a transfer in, a share of a first buy), which the index does not follow yet, and are held at no cost; tokens missing from it left without a sale here (a transfer out) and take their share of the cost with them, realizing nothing (`untracked` says which and how many). `unrealized` is value − cost. Amounts are in the pair currency; dollars at its price now (BNB by the WBNB/USDT pool, USDT at par), null when it has none. Tokens the wallet never traded here are not listed. A trade shows once the indexer has its block. `change24h` is the token's price change over the last 24 hours, from its latest 100 indexed trades of every wallet exactly as the token pages work it out (the pool price now against the last trade before the window, or else the window's first trade). `totals` sums the positions listed: in dollars over the priced ones, and per pair currency in `totals.pairs`, to the wei (bigint sums of the rows, so the totals equal the sum of the rows; each pair's `usd` the sum of its rows' `usd`).
          */
         get: {
             parameters: {
@@ -5123,6 +5123,24 @@ export interface components {
                 unrealized: string;
                 /** @description tokens left out of the totals: no dollar price */
                 unpriced: string[];
+                /** @description an addition: the positions listed summed per pair currency, to the wei (each `usd` the sum of the rows' `usd`, so the dollar totals above are the sum of these where priced); ordered by pair address */
+                pairs: {
+                    pair: {
+                        /**
+                         * @description 0x followed by 40 hex digits
+                         * @example 0x000000000022D473030F116dDEE9F6B43aC78BA3
+                         */
+                        address: string;
+                        symbol: string;
+                        decimals: number;
+                    };
+                    /** @description positions listed in this pair currency */
+                    positions: number;
+                    value: components["schemas"]["PairAmount"];
+                    cost: components["schemas"]["PairAmount"];
+                    realized: components["schemas"]["SignedPairAmount"];
+                    unrealized: components["schemas"]["SignedPairAmount"];
+                }[];
             };
         };
         Position: {
@@ -5149,6 +5167,8 @@ export interface components {
                     symbol: string;
                     decimals: number;
                 };
+                /** @description the launch's logo (as GET /tokens/{address} gives it); null without one */
+                image: string | null;
             };
             /** @description tokens held now, read from the chain */
             balance: {
@@ -5252,6 +5272,35 @@ export interface components {
                 /** @description wei, digits with a minus sign when below zero */
                 wei: string;
             };
+            /** @description an addition: the token's 24 h change, worked out as the token pages work it out */
+            change24h: {
+                /** @description the pool price now against the price at the start of the last 24 h, in percent (to a hundredth of a basis point, toward zero); null when the token has no trade to compare with */
+                pct: number | null;
+                /**
+                 * @description the price compared with: pair wei per whole token at the last trade before the 24 h (or else the window's first trade), that trade's own average price
+                 * @example 0
+                 */
+                fromPriceWei: string | null;
+                /** @description false when the token's latest 100 trades all fall within the 24 h: the change then starts from the oldest of them */
+                complete: boolean;
+            };
+        };
+        PairAmount: {
+            amount: string;
+            /**
+             * @description amount in wei, digits only
+             * @example 0
+             */
+            wei: string;
+            /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+            usd: string | null;
+        };
+        SignedPairAmount: {
+            amount: string;
+            /** @description wei, digits with a minus sign when below zero */
+            wei: string;
+            /** @description in dollars at the pair currency's dollar price now: a decimal string of at most 6 places, rounded toward zero; null when the pair has no dollar price */
+            usd: string | null;
         };
         Watchlist: {
             tokens: {

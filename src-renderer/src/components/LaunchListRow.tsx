@@ -4,12 +4,11 @@ import { apiBase } from '../api/apiBase';
 import { priceUsd, type UsdPerUnit } from '../api/dollars';
 import type { LaunchListItem } from '../api/launches';
 import type { TokenTrades } from '../api/tokens';
-import { Link } from '../router/Link';
 import { useRouter } from '../router/routes';
 import { cn } from '../ui/cn';
-import { TokenLogo } from '../ui/TokenLogo';
 import { useLaunchMarket } from './LaunchListCaps';
 import { ChangeText } from './PriceChange';
+import { opensOnClick, TokenNameCell } from './TokenNameCell';
 import { type DayStats, dayVolumeText, TRADES_READ } from './tokenDayStats';
 
 /**
@@ -84,43 +83,17 @@ export function LaunchListRow({
     <tr
       ref={ref}
       // The whole row opens the token, as in every trading list; the name stays the link keyboards and readers use.
-      onClick={(event) => {
-        if ((event.target as Element).closest('a, button') || window.getSelection()?.toString()) return;
-        navigate(to);
-      }}
+      onClick={opensOnClick(() => navigate(to))}
       data-testid="launch-row"
       data-token={launch.token}
       data-fresh={fresh ? 'yes' : undefined}
       className={cn('cursor-pointer transition-colors duration-1000 hover:bg-raised', fresh && 'bg-fresh')}
     >
-      <td>
-        <div className="flex min-w-0 items-center gap-3">
-          <TokenLogo
-            src={loadableLogo(launch.image)}
-            symbol={launch.symbol}
-            address={launch.token}
-            testId="launch-logo"
-          />
-          <div className="min-w-0">
-            <Link
-              to={to}
-              testId="launch-link"
-              className="block truncate font-semibold text-fg no-underline hover:underline"
-            >
-              {launch.name}
-            </Link>
-            <div className="flex items-center gap-1.5 text-xs text-muted">
-              <span data-testid="launch-symbol" className="font-semibold">
-                {launch.symbol}
-              </span>
-              <span aria-hidden="true">·</span>
-              <span title="The pair currency and the pool's fee tier">
-                {market ? `${market.pair.symbol} pair` : 'pair'} · {feeTierText(launch.feeTier)} fee
-              </span>
-            </div>
-          </div>
-        </div>
-      </td>
+      <TokenNameCell token={{ ...launch, address: launch.token }} to={to} testIds="launch">
+        <span title="The pair currency and the pool's fee tier">
+          {market ? `${market.pair.symbol} pair` : 'pair'} · {feeTierText(launch.feeTier)} fee
+        </span>
+      </TokenNameCell>
       <td className="num" data-testid="launch-price">
         {market ? <MarketPrice market={market} pairUsd={pairUsd} title={`per ${launch.symbol}`} /> : waiting}
       </td>

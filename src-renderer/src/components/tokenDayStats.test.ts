@@ -47,6 +47,8 @@ describe('dayStats', () => {
     expect(stats.trades).toBe(2);
     expect(stats.complete).toBe(true);
     expect(stats.changePct).toBe(100);
+    // The reference is the trade two days ago: 1 pair for 100 tokens.
+    expect(stats.referencePriceWei).toBe(E18 / 100n);
   });
 
   it('says when the read stopped inside the day, and compares with its oldest trade', () => {
@@ -57,6 +59,7 @@ describe('dayStats', () => {
       volumeWei: 0n,
       trades: 0,
       changePct: null,
+      referencePriceWei: null,
       complete: true,
     });
   });

@@ -13,6 +13,7 @@ const PAGE_TITLES: Record<Route['page'], string> = {
   keys: 'API keys',
   requests: 'Requests',
   activity: 'Activity',
+  portfolio: 'Portfolio',
   inspect: 'Inspect',
   creator: 'Your launches',
   settings: 'Settings',

@@ -9,6 +9,7 @@ export type Route =
   | { page: 'keys' }
   | { page: 'requests' }
   | { page: 'activity' }
+  | { page: 'portfolio' }
   | { page: 'settings' }
   | { page: 'watchlist' }
   | { page: 'inspect' }
@@ -26,6 +27,7 @@ const SIMPLE = new Set([
   'inspect',
   'watchlist',
   'creator',
+  'portfolio',
 ]);
 
 /** The route of a path: '/' is the launches list; '/token/0x…' a token page. */

@@ -10,6 +10,7 @@ import {
   ScanSearch,
   Settings,
   Star,
+  WalletCards,
 } from 'lucide-react';
 import { Link } from '../router/Link';
 import { type Route, useRouter } from '../router/routes';
@@ -26,6 +27,7 @@ const NAV: NavItem[] = [
   { to: '/', label: 'Launches', page: 'launches', icon: Flame },
   { to: '/watchlist', label: 'Watchlist', page: 'watchlist', icon: Star },
   { to: '/launch', label: 'Launch a token', page: 'launch', icon: Rocket },
+  { to: '/portfolio', label: 'Portfolio', page: 'portfolio', icon: WalletCards },
   { to: '/creator', label: 'Your launches', page: 'creator', icon: Coins },
   { to: '/requests', label: 'Requests', page: 'requests', icon: Inbox },
   { to: '/activity', label: 'Activity', page: 'activity', icon: History },
