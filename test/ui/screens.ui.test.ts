@@ -181,6 +181,9 @@ const SCREENS: Screen[] = [
       await expect.poll(() => page.getByTestId('inspect-verdict').getAttribute('data-ok'), WAIT).toBe('true');
     },
   },
+  { name: 'portfolio', path: () => '/portfolio', title: () => `Portfolio · ${APP}`, ready: shown('position-row') },
+  // The trader launched nothing: the dashboard's empty state, which says how to start.
+  { name: 'creator', path: () => '/creator', title: () => `Your launches · ${APP}`, ready: shown('creator-none') },
   { name: 'watchlist', path: () => '/watchlist', title: () => `Watchlist · ${APP}`, ready: shown('watchlist') },
   { name: 'settings', path: () => '/settings', title: () => `Settings · ${APP}`, ready: shown('local-key-state') },
   { name: 'not-found', path: () => '/no-such-page', title: () => `Page not found · ${APP}`, ready: shown('not-found') },
