@@ -94,6 +94,15 @@ describe('watchlist and alerts API', () => {
     );
     expectError(await put('/alerts/kinds', { launch: false }, false), 401, 'API_KEY_REQUIRED');
     expectError(await call(service, 'GET', '/alerts', undefined, false), 401, 'API_KEY_REQUIRED');
+    // A body that is not declared JSON is refused as the body's fault, never as a failure of the server.
+    for (const path of ['/alerts/kinds', `/watchlist/tokens/${token}`]) {
+      const plain = await fetch(`${service.url}${path}`, {
+        method: 'PUT',
+        headers: { 'x-app-token': APP_TOKEN, 'content-type': 'text/plain' },
+        body: '{"launch":false}',
+      });
+      expectError({ status: plain.status, body: await plain.json() }, 400, 'INVALID_BODY');
+    }
     expectError(await put('/watchlist/tokens/0x1234', {}), 400, 'INVALID_ADDRESS', 'address');
     expectError(await put('/watchlist/creators/nobody'), 400, 'INVALID_ADDRESS', 'address');
     expectError(await put(`/watchlist/tokens/0x${'ab'.repeat(20)}`, {}), 400, 'UNKNOWN_TOKEN');

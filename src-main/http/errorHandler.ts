@@ -24,6 +24,11 @@ export function errorAnswer(error: unknown, method: string, path: string, log: L
     apiError = error;
   } else if (error instanceof HTTPException && error.status === 413) {
     apiError = new ApiError('BODY_TOO_LARGE', 'the request body is over the limit');
+  } else if (error instanceof HTTPException && error.status === 415) {
+    // A route whose body is required, met without a JSON one (a PUT sent with no body, or as text/plain).
+    apiError = new ApiError('INVALID_BODY', 'the body is missing or not sent as JSON; a JSON object is needed', {
+      fix: 'Send the JSON object with the header Content-Type: application/json.',
+    });
   } else if (error instanceof HTTPException && /JSON/i.test(error.message)) {
     apiError = new ApiError('INVALID_JSON', 'the body is not valid JSON');
   } else {

@@ -27,20 +27,22 @@ export function requireJsonType(contentType: string | undefined): void {
 }
 
 /**
- * Reads every POST body as JSON, with the size limit, and keeps it for the route's validator. Only a body sent as
+ * Reads every POST and PUT body as JSON, with the size limit, and keeps it for the route's validator. Only a body sent as
  * `application/json` is read: a page on another site can make a browser send `text/plain` or a form without asking
  * first, but not JSON. Bodies that are not JSON or not an object are refused here, before any route logic runs. A
- * DELETE takes no body; one that sends a body must declare it JSON too.
+ * DELETE takes no body; one that sends a body must declare it JSON too. A PUT is read as a POST when it has a body.
  */
 export function jsonBody({ skip = [] }: { skip?: readonly string[] } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const hasBody = Number(c.req.header('content-length') ?? '0') > 0 || c.req.header('transfer-encoding');
     if (c.req.method === 'DELETE') {
-      const hasBody = Number(c.req.header('content-length') ?? '0') > 0 || c.req.header('transfer-encoding');
       if (hasBody) requireJsonType(c.req.header('content-type'));
       return next();
     }
+    // A PUT without a body (starring a creator) has nothing to read; the route's schema says whether it needs one.
+    if (c.req.method === 'PUT' && !hasBody) return next();
     // Paths that take a raw body of their own (image uploads) read it themselves.
-    if (c.req.method !== 'POST' || skip.includes(c.req.path)) return next();
+    if ((c.req.method !== 'POST' && c.req.method !== 'PUT') || skip.includes(c.req.path)) return next();
     requireJsonType(c.req.header('content-type'));
     const declared = c.req.header('content-length');
     if (declared !== undefined && Number(declared) > JSON_BODY_LIMIT) throw tooLarge();
