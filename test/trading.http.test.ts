@@ -37,6 +37,8 @@ describe('GET /tokens/{address}', () => {
       image: null,
       launchedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000Z$/),
       details: null,
+      // Added for issue 31; test/holders.http.test.ts holds each figure against the chain.
+      holders: expect.objectContaining({ count: expect.any(Number), top: expect.any(Array) }),
     });
     const usdt = await get(`/tokens/${f.usdtToken.token.toLowerCase()}`);
     expect(usdt.body.quote).toEqual({ address: f.contracts.usdt, decimals: 18, symbol: 'USDT' });

@@ -117,7 +117,26 @@ export class LogSource {
       from = Math.min(from, Number(log.blockNumber));
     }
     if (launched.size === 0) return [];
-    return this.request(from, to, [...launched], [TRANSFER_TOPIC]);
+    return this.halving(from, to, [...launched], [TRANSFER_TOPIC]);
+  }
+
+  /**
+   * A range's logs, asked again in halves while the RPC refuses it as too wide or too large: the batch's range was
+   * accepted for the service's events, but new tokens' transfers (a launch moves its supply and first buy in one
+   * transaction) can pass an answer-size cap the events stayed under. Halves are asked one after another, since a node
+   * that caps answers is one that limits the rate too. A single block refused, or any other failure, is thrown.
+   */
+  private async halving(from: number, to: number, addresses: readonly Address[], topics: Hex[]): Promise<RawLog[]> {
+    try {
+      return await this.request(from, to, addresses, topics);
+    } catch (error) {
+      // The node that answered is behind `to`, as in `read`: the batch is asked again, of another node.
+      if (saysNodeBehind(error)) throw new NodeBehind(`the node that answered has no block ${to} yet`);
+      if (to === from || logsRefusal(error) !== null) throw error;
+      const middle = from + Math.floor((to - from) / 2);
+      const first = await this.halving(from, middle, addresses, topics);
+      return [...first, ...(await this.halving(middle + 1, to, addresses, topics))];
+    }
   }
 
   /**
