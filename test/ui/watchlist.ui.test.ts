@@ -57,7 +57,14 @@ async function openWithNotifications(path: string, allow: boolean): Promise<Page
     Object.defineProperty(window, 'notes', { value: notes });
     window.Notification = Recorded as typeof Notification;
   });
-  if (!allow) {
+  if (allow) {
+    // What a browser that allowed says. The context's grant is enough for Debian's Chromium, but the headless shell
+    // the npm package carries (the CI's C-locale pass) still reads `denied` from Notification.permission after it,
+    // while its requestPermission() answers `granted`.
+    await context.addInitScript(() => {
+      Object.defineProperty(Notification, 'permission', { get: () => 'granted' });
+    });
+  } else {
     // A browser that refused: Chromium's headless context answers `default`; the person's browser said no.
     await context.addInitScript(() => {
       Object.defineProperty(Notification, 'permission', { get: () => 'denied' });
