@@ -105,12 +105,14 @@ export class LogSource {
    * pool, the first buy out to its recipients). Empty, without a request, when the batch launched nothing.
    */
   async launchedTransfers(logs: readonly RawLog[], to: number): Promise<RawLog[]> {
-    const known = new Set(this.tokens().map((token) => token.toLowerCase()));
     const contracts = new Set(this.addresses.map((address) => address.toLowerCase()));
+    const launches = logs.filter((log) => log.topics[0] === LAUNCHED_TOPIC && contracts.has(log.address.toLowerCase()));
+    // Most batches launch nothing: the tokens known so far (all of them, on a busy chain) are looked at only when one does.
+    if (launches.length === 0) return [];
+    const known = new Set(this.tokens().map((token) => token.toLowerCase()));
     const launched = new Set<Address>();
     let from = Number.POSITIVE_INFINITY;
-    for (const log of logs) {
-      if (log.topics[0] !== LAUNCHED_TOPIC || !contracts.has(log.address.toLowerCase())) continue;
+    for (const log of launches) {
       const token = `0x${(log.topics[1] ?? '').slice(26).toLowerCase()}` as Address;
       if (known.has(token)) continue;
       launched.add(token);
