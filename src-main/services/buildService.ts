@@ -5,6 +5,7 @@ import type { ChainContext } from '../chain/connectChain';
 import { IAllowanceTransfer, TradeRouter } from '../chain/generated/contracts';
 import { ApiError } from '../core/errors';
 import { LIMITS } from '../core/limits';
+import { MAX_INT256 } from '../core/swap/fullMath';
 import { referrerCutOf } from '../core/trade/siteFee';
 import { formatWithSymbol } from '../core/units/decimalAmount';
 import type { UsdRate } from '../core/units/dollarValue';
@@ -40,7 +41,6 @@ export interface TradeBuildRequest extends QuoteRequest {
   keyReferrer?: Address;
 }
 
-const MAX_INT256 = 2n ** 255n - 1n;
 /** Gas assumed for the check of a wallet's BNB before the trade can be simulated (steps still needed). */
 const GAS_BEFORE_SIMULATION = 300_000n;
 

@@ -24,6 +24,7 @@ import { ApiError } from '../core/errors';
 import { type LaunchPlan, type LaunchPlanInput, planLaunch } from '../core/launch/planLaunch';
 import { launchGasLimit } from '../core/launch/takeoverGas';
 import { DEFAULT_FEE_TIER, DEFAULT_SUPPLY, FEE_TIERS } from '../core/limits';
+import { MAX_INT256 } from '../core/swap/fullMath';
 import { formatWithSymbol, parseDecimalAmount } from '../core/units/decimalAmount';
 import { type MicroPrice, pairMicroPrice, usdText } from '../core/units/dollarValue';
 import { BuiltApprovals } from './builtApprovals';
@@ -42,7 +43,6 @@ export const MAX_TX_GAS = 16_777_216n;
 const DEAD = '0x000000000000000000000000000000000000dEaD';
 const DEFAULT_FIRST_BUY_SLIPPAGE_PCT = 5;
 
-const MAX_INT256 = 2n ** 255n - 1n;
 const BNB = { decimals: 18, symbol: 'BNB' };
 
 interface LaunchMetadata {

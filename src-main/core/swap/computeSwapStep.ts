@@ -39,27 +39,33 @@ export function computeSwapStep(
   liquidity: bigint,
   amountRemaining: bigint,
   feePips: number,
+  amountToTarget?: bigint,
 ): SwapStep {
   const zeroForOne = sqrtPriceCurrentX96 >= sqrtPriceTargetX96;
   const exactIn = amountRemaining >= 0n;
   const fee = BigInt(feePips);
+  const feeRest = PIPS - fee;
   let sqrtPriceNextX96: bigint;
   let amountIn = 0n;
   let amountOut = 0n;
 
   if (exactIn) {
-    const amountRemainingLessFee = mulDiv(amountRemaining, PIPS - fee, PIPS);
-    amountIn = zeroForOne
-      ? getAmount0Delta(sqrtPriceTargetX96, sqrtPriceCurrentX96, liquidity, true)
-      : getAmount1Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, true);
+    const amountRemainingLessFee = mulDiv(amountRemaining, feeRest, PIPS);
+    amountIn =
+      amountToTarget ??
+      (zeroForOne
+        ? getAmount0Delta(sqrtPriceTargetX96, sqrtPriceCurrentX96, liquidity, true)
+        : getAmount1Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, true));
     sqrtPriceNextX96 =
       amountRemainingLessFee >= amountIn
         ? sqrtPriceTargetX96
         : getNextSqrtPriceFromInput(sqrtPriceCurrentX96, liquidity, amountRemainingLessFee, zeroForOne);
   } else {
-    amountOut = zeroForOne
-      ? getAmount1Delta(sqrtPriceTargetX96, sqrtPriceCurrentX96, liquidity, false)
-      : getAmount0Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, false);
+    amountOut =
+      amountToTarget ??
+      (zeroForOne
+        ? getAmount1Delta(sqrtPriceTargetX96, sqrtPriceCurrentX96, liquidity, false)
+        : getAmount0Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, false));
     sqrtPriceNextX96 =
       -amountRemaining >= amountOut
         ? sqrtPriceTargetX96
@@ -84,7 +90,7 @@ export function computeSwapStep(
   const feeAmount =
     exactIn && sqrtPriceNextX96 !== sqrtPriceTargetX96
       ? amountRemaining - amountIn
-      : mulDivRoundingUp(amountIn, fee, PIPS - fee);
+      : mulDivRoundingUp(amountIn, fee, feeRest);
 
   return { sqrtPriceNextX96, amountIn, amountOut, feeAmount };
 }

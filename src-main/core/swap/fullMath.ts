@@ -4,6 +4,7 @@
  */
 
 export const MAX_UINT256 = (1n << 256n) - 1n;
+export const MAX_INT256 = (1n << 255n) - 1n;
 
 /**
  * floor(a * b / d) for uint256 `a`, `b`, `d`, as FullMath.mulDiv.

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MIN_SQRT_RATIO, MIN_TICK } from '../math/tickMath';
 import { computeSwapStep } from './computeSwapStep';
+import { addDelta } from './liquidityMath';
 import type { PoolState } from './poolState';
 import { simulateSwap } from './simulateSwap';
 import { getAmount0Delta, getAmount1Delta } from './sqrtPriceMath';
@@ -184,5 +186,84 @@ describe('simulateSwap refuses what the pool refuses', () => {
   it('throws when crossing a tick would take the liquidity below zero (LS)', () => {
     const broken = onePosition({ ticks: [{ index: -500, liquidityNet: 2n * E18 }] });
     expect(() => simulateSwap(broken, true, E18)).toThrow(/LS/);
+  });
+});
+
+/**
+ * A pool of a few positions (some around the price, some away from it, some touching its tick), its price anywhere in
+ * its tick: gaps without liquidity, ticks exactly at the price and bitmap word edges all come up.
+ */
+const poolArb = fc
+  .record({
+    spacing: fc.constantFrom(1, 10, 50, 200),
+    fee: fc.constantFrom(100, 500, 2500, 10_000),
+    tick: fc.integer({ min: -3000, max: 3000 }),
+    within: fc.bigInt({ min: 0n, max: 2n ** 64n }),
+    positions: fc.array(
+      fc.record({
+        lower: fc.integer({ min: -40, max: 40 }),
+        width: fc.integer({ min: 1, max: 30 }),
+        liquidity: fc.bigInt({ min: 1n, max: 2n ** 100n }),
+      }),
+      { minLength: 1, maxLength: 5 },
+    ),
+  })
+  .map(({ spacing, fee, tick: around, within, positions }): PoolState => {
+    const base = Math.round(around / spacing);
+    const nets = new Map<number, bigint>();
+    let liquidity = 0n;
+    // The price sits on a position's edge in some pools: tick = its upper or lower index.
+    const tick = positions.length > 2 ? (base + (positions[0]?.lower ?? 0)) * spacing : around;
+    for (const { lower, width, liquidity: amount } of positions) {
+      const low = (base + lower) * spacing;
+      const high = low + width * spacing;
+      nets.set(low, (nets.get(low) ?? 0n) + amount);
+      nets.set(high, (nets.get(high) ?? 0n) - amount);
+      if (low <= tick && tick < high) liquidity = addDelta(liquidity, amount);
+    }
+    const floor = at(tick);
+    const span = at(tick + 1) - floor;
+    return {
+      sqrtPriceX96: floor + (within % span),
+      tick,
+      liquidity,
+      fee,
+      tickSpacing: spacing,
+      ticks: [...nets]
+        .filter(([, net]) => net !== 0n)
+        .sort(([a], [b]) => a - b)
+        .map(([index, liquidityNet]) => ({ index, liquidityNet })),
+    };
+  });
+
+/** What a swap gives, or the error it throws. */
+function outcome(swap: () => unknown): unknown {
+  try {
+    return swap();
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe("simulateSwap's full steps, worked out once per pool state", () => {
+  it('give what the loop gives, step by step, for every amount, direction and exactness', () => {
+    const amount = fc.oneof(fc.bigInt({ min: 1n, max: 2n ** 40n }), fc.bigInt({ min: 1n, max: 2n ** 120n }));
+    fc.assert(
+      fc.property(
+        poolArb,
+        fc.array(fc.tuple(fc.boolean(), fc.boolean(), amount), { minLength: 1, maxLength: 8 }),
+        (pool, swaps) => {
+          // The same state asked again and again, as quotes ask it: later swaps meet the steps earlier ones cached.
+          for (const [zeroForOne, exactIn, size] of swaps) {
+            const specified = exactIn ? size : -size;
+            // An explicit limit takes the loop alone; the default one takes the cached steps first.
+            const limit = zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n;
+            const stepwise = outcome(() => simulateSwap(pool, zeroForOne, specified, limit));
+            expect(outcome(() => simulateSwap(pool, zeroForOne, specified))).toEqual(stepwise);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

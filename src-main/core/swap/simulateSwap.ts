@@ -3,15 +3,13 @@
  * QuoterV2 (and the swap itself) gives for the same state.
  */
 
-import { getSqrtRatioAtTick, MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK } from '../math/tickMath';
-import { computeSwapStep } from './computeSwapStep';
-import { addDelta } from './liquidityMath';
-import type { InitializedTick, PoolState } from './poolState';
+import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../math/tickMath';
+import { MAX_INT256 } from './fullMath';
+import { LIMIT_DOWN, LIMIT_UP, skipFullSteps } from './fullSteps';
+import type { PoolState } from './poolState';
+import { startWalk, step } from './swapWalk';
 
-const MAX_INT256 = (1n << 255n) - 1n;
-/** Ticks a bitmap word covers, in units of the tick spacing. */
-const WORD_BITS = 256;
-const LOG_SQRT_TICK_BASE = Math.log(1.0001) / 2;
+const MIN_INT256 = -MAX_INT256;
 
 export interface SwapResult {
   /** Paid into the pool, fee included. */
@@ -44,157 +42,39 @@ export function simulateSwap(
   pool: PoolState,
   zeroForOne: boolean,
   amountSpecified: bigint,
-  sqrtPriceLimitX96: bigint = zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n,
+  sqrtPriceLimitX96?: bigint,
 ): SwapResult {
   if (amountSpecified === 0n) throw new RangeError('AS: the amount is zero');
-  if (amountSpecified > MAX_INT256 || amountSpecified < -MAX_INT256)
-    throw new RangeError('the amount overflows int256');
-  const limit = sqrtPriceLimitX96;
+  if (amountSpecified > MAX_INT256 || amountSpecified < MIN_INT256) throw new RangeError('the amount overflows int256');
+  const limit = sqrtPriceLimitX96 ?? (zeroForOne ? LIMIT_DOWN : LIMIT_UP);
   const limitOk = zeroForOne
     ? limit < pool.sqrtPriceX96 && limit > MIN_SQRT_RATIO
     : limit > pool.sqrtPriceX96 && limit < MAX_SQRT_RATIO;
   if (!limitOk) throw new RangeError('SPL: the price limit is on the wrong side of the price or out of range');
 
-  const { ticks, tickSpacing, fee } = pool;
   const exactInput = amountSpecified > 0n;
-  let remaining = amountSpecified;
-  let calculated = 0n;
-  let feeAmount = 0n;
-  let price = pool.sqrtPriceX96;
-  let tick = pool.tick;
-  let liquidity = pool.liquidity;
-  let ticksCrossed = 0;
-  // The next initialized tick in the swap's direction: the last at or below the tick going down, the first above
-  // it going up. The tick only moves past initialized ticks by crossing them, so the cursor just steps.
-  let cursor = firstAbove(ticks, tick) - (zeroForOne ? 1 : 0);
-
-  while (remaining !== 0n && price !== limit) {
-    const start = price;
-    const next = ticks[cursor];
-    const tickNext = nextTickWithinOneWord(tick, tickSpacing, zeroForOne, next, liquidity === 0n);
-    const initialized = next !== undefined && tickNext === next.index;
-    const sqrtPriceNext = sqrtPriceAtTick(tickNext);
-    const target = (zeroForOne ? sqrtPriceNext < limit : sqrtPriceNext > limit) ? limit : sqrtPriceNext;
-    const step = computeSwapStep(price, target, liquidity, remaining, fee);
-    price = step.sqrtPriceNextX96;
-    if (exactInput) {
-      remaining -= step.amountIn + step.feeAmount;
-      calculated -= step.amountOut;
-    } else {
-      remaining += step.amountOut;
-      calculated += step.amountIn + step.feeAmount;
-    }
-    feeAmount += step.feeAmount;
-
-    if (price === sqrtPriceNext) {
-      if (initialized) {
-        liquidity = addDelta(liquidity, zeroForOne ? -next.liquidityNet : next.liquidityNet);
-        ticksCrossed++;
-        cursor += zeroForOne ? -1 : 1;
-      }
-      tick = zeroForOne ? tickNext - 1 : tickNext;
-    } else if (price !== start) {
-      tick = tickAtSqrtPrice(price);
-      // Without liquidity the loop jumped over empty bitmap words; had it walked them, a limit exactly on a word's
-      // first tick would have been reached as that word's boundary, leaving the tick one below.
-      if (zeroForOne && liquidity === 0n && isWordStartReachedExactly(tick, price, tickSpacing, next)) tick--;
+  const walk = startWalk(pool, zeroForOne, amountSpecified);
+  // With the default limit, the steps the amount fills whole are the pool state's own, worked out once (fullSteps).
+  if (sqrtPriceLimitX96 === undefined) {
+    // The first step it does not fill is cached too: its way to the target need not be worked out again.
+    const unfilled = skipFullSteps(pool, zeroForOne, exactInput, walk);
+    if (unfilled !== undefined && walk.remaining !== 0n) {
+      const toTarget = exactInput ? unfilled.inputWithFee - unfilled.fee : unfilled.output;
+      step(pool, zeroForOne, limit, exactInput, walk, toTarget);
     }
   }
+  while (walk.remaining !== 0n && walk.price !== limit) step(pool, zeroForOne, limit, exactInput, walk);
 
+  const { remaining, calculated } = walk;
   const specifiedDone = amountSpecified - remaining;
   return {
     amountIn: exactInput ? specifiedDone : calculated,
     amountOut: exactInput ? -calculated : -specifiedDone,
-    feeAmount,
-    sqrtPriceX96After: price,
-    tickAfter: tick,
-    liquidityAfter: liquidity,
-    ticksCrossed,
+    feeAmount: walk.feeAmount,
+    sqrtPriceX96After: walk.price,
+    tickAfter: walk.tick,
+    liquidityAfter: walk.liquidity,
+    ticksCrossed: walk.ticksCrossed,
     filled: remaining === 0n,
   };
-}
-
-/**
- * getSqrtRatioAtTick, remembered: it is pure, it is most of the cost of a step, and quote after quote the same
- * initialized ticks and word edges come up. Bounded so a long-running process cannot grow it without limit.
- */
-const sqrtPriceCache = new Map<number, bigint>();
-const SQRT_PRICE_CACHE_SIZE = 1 << 16;
-
-function sqrtPriceAtTick(tick: number): bigint {
-  let price = sqrtPriceCache.get(tick);
-  if (price === undefined) {
-    if (sqrtPriceCache.size >= SQRT_PRICE_CACHE_SIZE) sqrtPriceCache.clear();
-    price = getSqrtRatioAtTick(tick);
-    sqrtPriceCache.set(tick, price);
-  }
-  return price;
-}
-
-/** Index of the first initialized tick above `tick` (ticks.length if none): a binary search, done once per swap. */
-function firstAbove(ticks: readonly InitializedTick[], tick: number): number {
-  let low = 0;
-  let high = ticks.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    // biome-ignore lint/style/noNonNullAssertion: mid is inside the array by the loop bound
-    if (ticks[mid]!.index <= tick) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-/**
- * Where the pool's next step ends: TickBitmap.nextInitializedTickWithinOneWord, clamped to the tick range. The pool
- * also stops at the edge of each 256-tick-spacing bitmap word, and each stop rounds the amounts once more, so the
- * edges are kept, except where there is no liquidity: there every step moves nothing and can be skipped.
- */
-function nextTickWithinOneWord(
-  tick: number,
-  tickSpacing: number,
-  lte: boolean,
-  next: InitializedTick | undefined,
-  skipEmptyWords: boolean,
-): number {
-  const compressed = Math.floor(tick / tickSpacing);
-  let tickNext: number;
-  if (lte) {
-    const wordStart = Math.floor(compressed / WORD_BITS) * WORD_BITS * tickSpacing;
-    tickNext = next && (skipEmptyWords || next.index >= wordStart) ? next.index : skipEmptyWords ? MIN_TICK : wordStart;
-  } else {
-    const wordEnd = (Math.floor((compressed + 1) / WORD_BITS) * WORD_BITS + WORD_BITS - 1) * tickSpacing;
-    tickNext = next && (skipEmptyWords || next.index <= wordEnd) ? next.index : skipEmptyWords ? MAX_TICK : wordEnd;
-  }
-  return tickNext < MIN_TICK ? MIN_TICK : tickNext > MAX_TICK ? MAX_TICK : tickNext;
-}
-
-/**
- * Whether a downward swap without liquidity, stopping at `price` of `tick`, would in the pool have stopped there as a
- * word boundary: the price exactly at a word's first tick, which lies above the next initialized tick.
- */
-function isWordStartReachedExactly(
-  tick: number,
-  price: bigint,
-  tickSpacing: number,
-  next: InitializedTick | undefined,
-): boolean {
-  return (
-    tick % (WORD_BITS * tickSpacing) === 0 &&
-    tick > MIN_TICK &&
-    (next === undefined || tick > next.index) &&
-    getSqrtRatioAtTick(tick) === price
-  );
-}
-
-/**
- * getTickAtSqrtRatio, exact but quicker than a full binary search: a floating-point logarithm lands within a tick,
- * and the tick's own sqrt prices settle it.
- */
-function tickAtSqrtPrice(sqrtPriceX96: bigint): number {
-  const estimate = Math.floor(Math.log(Number(sqrtPriceX96) / 2 ** 96) / LOG_SQRT_TICK_BASE);
-  let tick = Math.min(Math.max(estimate, MIN_TICK), MAX_TICK);
-  // Remembered prices: quotes of nearby sizes end in the same tick, whose edges were worked out the quote before.
-  while (tick > MIN_TICK && sqrtPriceAtTick(tick) > sqrtPriceX96) tick--;
-  while (tick < MAX_TICK && sqrtPriceAtTick(tick + 1) <= sqrtPriceX96) tick++;
-  return tick;
 }

@@ -9,6 +9,7 @@ import { divRoundingUp, MAX_UINT256, mulDiv, mulDivRoundingUp } from './fullMath
 
 const RESOLUTION = 96n;
 const Q96 = 1n << RESOLUTION;
+const Q96_MASK = Q96 - 1n;
 const MAX_UINT160 = (1n << 160n) - 1n;
 
 function toUint160(value: bigint): bigint {
@@ -128,15 +129,15 @@ export function getAmount0Delta(
   liquidity: bigint,
   roundUp: boolean,
 ): bigint {
-  const [lower, upper] =
-    sqrtRatioAX96 > sqrtRatioBX96 ? [sqrtRatioBX96, sqrtRatioAX96] : [sqrtRatioAX96, sqrtRatioBX96];
+  const lower = sqrtRatioAX96 > sqrtRatioBX96 ? sqrtRatioBX96 : sqrtRatioAX96;
+  const upper = sqrtRatioAX96 > sqrtRatioBX96 ? sqrtRatioAX96 : sqrtRatioBX96;
   if (lower <= 0n) throw new RangeError('sqrt price is zero');
-  const numerator1 = liquidity << RESOLUTION;
-  const numerator2 = upper - lower;
-  // Two divisions, each rounded the same way, as the pool does: not the same wei as one rounded division.
-  return roundUp
-    ? divRoundingUp(mulDivRoundingUp(numerator1, numerator2, upper), lower)
-    : mulDiv(numerator1, numerator2, upper) / lower;
+  // The pool divides twice, by √B then by √A, each rounded the same way; for whole numbers that is one division by
+  // √A * √B, rounded that way (⌈⌈n/b⌉/a⌉ = ⌈n/(a·b)⌉, and so for floors), and the first quotient, below L * 2^96 <
+  // 2^224, never overflows its uint256. One long division instead of two: GET /quote makes this call on every quote.
+  const numerator = (liquidity << RESOLUTION) * (upper - lower);
+  const denominator = upper * lower;
+  return roundUp ? divRoundingUp(numerator, denominator) : numerator / denominator;
 }
 
 /**
@@ -154,5 +155,5 @@ export function getAmount1Delta(
   // The pool's mulDiv by 2^96, as a shift: the same floor, the same ceiling, and no overflow (2^288 / 2^96 fits).
   const product = liquidity * difference;
   const floor = product >> RESOLUTION;
-  return roundUp && (product & (Q96 - 1n)) !== 0n ? floor + 1n : floor;
+  return roundUp && (product & Q96_MASK) !== 0n ? floor + 1n : floor;
 }

@@ -65,6 +65,66 @@ export function usdMicros(wei: bigint, price: MicroPrice | null): bigint | null 
  * @example usdText(10n ** 18n, pairMicroPrice({ usdWeiPer: 10n ** 18n, pairWeiPer: 10n ** 18n })) // "1"
  */
 export function usdText(wei: bigint, price: MicroPrice | null): string | null {
-  const micros = usdMicros(wei, price);
-  return micros === null ? null : formatDecimalAmount(micros, USD_DECIMALS);
+  if (price === null) return null;
+  const micros = nearMicros(wei, price);
+  if (micros === undefined) return formatDecimalAmount((wei * price.num) / price.den, USD_DECIMALS);
+  if (micros.certain) return microsText(micros.floor);
+  // Within the estimate's error of a whole number: which side of it the value lies on, exactly.
+  const whole = micros.floor + 1;
+  return microsText(wei * price.num >= BigInt(whole) * price.den ? whole : micros.floor);
 }
+
+/**
+ * Each price's num / den as a double (NaN where either side is past a double's range), by the price: prices are
+ * made once per pool state and dollar rate, and read by every amount of every quote at that state.
+ */
+const ratios = new WeakMap<MicroPrice, number>();
+/**
+ * The estimate's relative error is below 5 * 2^-53: the wei, num and den each rounded once to a double, then a
+ * division and a product each rounded once. The margin allows four times that.
+ */
+const RELATIVE_MARGIN = 2 ** -48;
+/**
+ * Estimates are taken below this (about 70 million dollars): their margin is then under a quarter, so the floor is the
+ * lower end's or the next number up, and every candidate is a whole number a double holds exactly.
+ */
+const MAX_ESTIMATE = 2 ** 46;
+
+/**
+ * usdMicros worked out in doubles: the estimate's error is bounded (RELATIVE_MARGIN), so when both ends of estimate ±
+ * margin round down to the same whole number, that number is the exact floor (certain); otherwise the floor is that
+ * of the lower end or the next number up, and only a comparison of products can tell. Undefined when doubles cannot
+ * hold the figures (a price past a double's range, a value over MAX_ESTIMATE). GET /quote writes four dollar
+ * values per quote; their long divisions, of numbers of hundreds of bits, were a tenth of its time.
+ */
+function nearMicros(wei: bigint, price: MicroPrice): { floor: number; certain: boolean } | undefined {
+  let ratio = ratios.get(price);
+  if (ratio === undefined) {
+    const num = Number(price.num);
+    const den = Number(price.den);
+    ratio = Number.isFinite(num) && Number.isFinite(den) && den > 0 ? num / den : Number.NaN;
+    ratios.set(price, ratio);
+  }
+  if (!(ratio >= 0) || wei < 0n) return undefined;
+  const estimate = Number(wei) * ratio;
+  if (!(estimate < MAX_ESTIMATE)) return undefined;
+  const margin = estimate * RELATIVE_MARGIN;
+  const floor = Math.floor(estimate - margin);
+  // Below MAX_ESTIMATE the ends are at most one apart.
+  return { floor: Math.max(floor, 0), certain: floor === Math.floor(estimate + margin) };
+}
+
+/** `formatDecimalAmount(BigInt(micros), USD_DECIMALS)` for a whole number of micro-dollars below 2^53. */
+function microsText(micros: number): string {
+  let fraction = micros % MICROS_PER_DOLLAR;
+  const whole = (micros - fraction) / MICROS_PER_DOLLAR;
+  if (fraction === 0) return String(whole);
+  let places = USD_DECIMALS;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    places--;
+  }
+  return `${whole}.${String(fraction).padStart(places, '0')}`;
+}
+
+const MICROS_PER_DOLLAR = 10 ** USD_DECIMALS;
