@@ -144,19 +144,12 @@ function queryReader(): (search: string) => QuoteQuery | Refused | undefined {
     }
     return query as QuoteQuery;
   };
-  return (search) => {
-    const at = search.startsWith('amount=') ? 0 : search.indexOf('&amount=') + 1;
-    if (at === 0 && !search.startsWith('amount=')) return readWhole(search, undefined);
-    const start = at + 'amount='.length;
-    let end = search.indexOf('&', start);
-    if (end < 0) end = search.length;
-    const shape = `${search.slice(0, start)}${search.slice(end)}`;
-    const others = shapes.get(shape);
-    if (others === undefined) return readWhole(search, shape);
-    const value = search.slice(start, end);
+  /** The query read last but for its amount: the text before and after the amount's value, and its other fields. */
+  let last: { before: string; after: string; others: Omit<QuoteQuery, 'amount'> } | undefined;
+  const withAmount = (others: Omit<QuoteQuery, 'amount'>, value: string): QuoteQuery | Refused | undefined => {
     if (!PLAIN_VALUE.test(value)) return undefined;
     const amount = SHAPE.amount.safeParse(value);
-    if (!amount.success) return readWhole(search, undefined);
+    if (!amount.success) return undefined;
     return {
       token: others.token,
       side: others.side,
@@ -164,6 +157,37 @@ function queryReader(): (search: string) => QuoteQuery | Refused | undefined {
       exact: others.exact,
       slippageBps: others.slippageBps,
     };
+  };
+  return (search) => {
+    // A bot asks the same query again and again with another amount: the same text around the amount's value is
+    // compared, not cut out and looked up (which hashed a new string per request).
+    if (last !== undefined) {
+      const { before, after } = last;
+      const end = search.length - after.length;
+      if (end > before.length && search.startsWith(before) && search.endsWith(after)) {
+        const read = withAmount(last.others, search.slice(before.length, end));
+        if (read !== undefined) return read;
+      }
+    }
+    const at = search.startsWith('amount=') ? 0 : search.indexOf('&amount=') + 1;
+    if (at === 0 && !search.startsWith('amount=')) return readWhole(search, undefined);
+    const start = at + 'amount='.length;
+    let end = search.indexOf('&', start);
+    if (end < 0) end = search.length;
+    const before = search.slice(0, start);
+    const after = search.slice(end);
+    const shape = `${before}${after}`;
+    let others = shapes.get(shape);
+    if (others === undefined) {
+      const read = readWhole(search, shape);
+      others = shapes.get(shape);
+      if (others !== undefined) last = { before, after, others };
+      return read;
+    }
+    last = { before, after, others };
+    const value = search.slice(start, end);
+    if (!PLAIN_VALUE.test(value)) return undefined;
+    return withAmount(others, value) ?? readWhole(search, undefined);
   };
 }
 

@@ -109,7 +109,7 @@ function quoteOn(
 ): Quote {
   const { token, side, exact, amount, slippageBps } = request;
   const { siteFeeBps, referrerBps } = fees;
-  const tokenCurrency: Currency = { address: token.address, decimals: token.decimals, symbol: token.symbol };
+  const tokenCurrency = currencyOf(token);
   // Buying pays the pair into the pool: the pair is token0 exactly when the token is token1.
   const zeroForOne = side === 'buy' ? !token.tokenIs0 : token.tokenIs0;
   let pay: bigint;
@@ -170,6 +170,18 @@ function quoteOn(
   };
 }
 
+/** Each token as a currency, made once: a quote names it as what is paid or received. */
+const currencies = new WeakMap<TokenFacts, Currency>();
+
+function currencyOf(token: TokenFacts): Currency {
+  let currency = currencies.get(token);
+  if (currency === undefined) {
+    currency = { address: token.address, decimals: token.decimals, symbol: token.symbol };
+    currencies.set(token, currency);
+  }
+  return currency;
+}
+
 function swapOn(pool: PoolState, zeroForOne: boolean, amountSpecified: bigint) {
   try {
     return simulateSwap(pool, zeroForOne, amountSpecified);
@@ -226,26 +238,31 @@ function birthOf(token: TokenFacts): PoolBirth | undefined {
 
 /** The prices quotePrices worked out last, by what they were worked out from: a bot asks the same pool again and again. */
 let lastPrices:
-  | { rate: UsdRate | null; sqrtPriceX96: bigint; tokenIs0: boolean; pair: MicroPrice | null; token: MicroPrice | null }
+  | { rate: UsdRate | null; sqrtPriceX96: bigint; tokenIs0: boolean; buy: Prices; sell: Prices }
   | undefined;
+
+/** What a wei of a quote's pay, receive and site fee is worth (see quotePrices). */
+interface Prices {
+  pay: MicroPrice | null;
+  receive: MicroPrice | null;
+  pair: MicroPrice | null;
+}
 
 /**
  * What a wei of each amount of a quote is worth in dollars: the pair's at its dollar rate, the token's at the pool's
  * price before the trade in that rate (not the trade's own price, which its size moves). Null where unpriced.
  */
-export function quotePrices(quote: Quote): {
-  pay: MicroPrice | null;
-  receive: MicroPrice | null;
-  pair: MicroPrice | null;
-} {
+export function quotePrices(quote: Quote): Prices {
   const { pairUsd: rate, midSqrtPriceX96: sqrtPriceX96 } = quote;
   const { tokenIs0 } = quote.token;
   let last = lastPrices;
   if (!last || last.rate !== rate || last.sqrtPriceX96 !== sqrtPriceX96 || last.tokenIs0 !== tokenIs0) {
     const pair = pairMicroPrice(rate);
-    last = { rate, sqrtPriceX96, tokenIs0, pair, token: pair && tokenMicroPrice(sqrtPriceX96, tokenIs0, rate) };
+    const token = pair && tokenMicroPrice(sqrtPriceX96, tokenIs0, rate);
+    const buy = { pay: pair, receive: token, pair };
+    const sell = { pay: token, receive: pair, pair };
+    last = { rate, sqrtPriceX96, tokenIs0, buy, sell };
     lastPrices = last;
   }
-  const { pair, token } = last;
-  return quote.side === 'buy' ? { pay: pair, receive: token, pair } : { pay: token, receive: pair, pair };
+  return quote.side === 'buy' ? last.buy : last.sell;
 }

@@ -67,11 +67,11 @@ export function usdMicros(wei: bigint, price: MicroPrice | null): bigint | null 
 export function usdText(wei: bigint, price: MicroPrice | null): string | null {
   if (price === null) return null;
   const micros = nearMicros(wei, price);
-  if (micros === undefined) return formatDecimalAmount((wei * price.num) / price.den, USD_DECIMALS);
-  if (micros.certain) return microsText(micros.floor);
+  if (Number.isNaN(micros)) return formatDecimalAmount((wei * price.num) / price.den, USD_DECIMALS);
+  if (micros >= 0) return microsText(micros);
   // Within the estimate's error of a whole number: which side of it the value lies on, exactly.
-  const whole = micros.floor + 1;
-  return microsText(wei * price.num >= BigInt(whole) * price.den ? whole : micros.floor);
+  const whole = -micros;
+  return microsText(wei * price.num >= BigInt(whole) * price.den ? whole : whole - 1);
 }
 
 /**
@@ -92,12 +92,13 @@ const MAX_ESTIMATE = 2 ** 46;
 
 /**
  * usdMicros worked out in doubles: the estimate's error is bounded (RELATIVE_MARGIN), so when both ends of estimate ±
- * margin round down to the same whole number, that number is the exact floor (certain); otherwise the floor is that
- * of the lower end or the next number up, and only a comparison of products can tell. Undefined when doubles cannot
- * hold the figures (a price past a double's range, a value over MAX_ESTIMATE). GET /quote writes four dollar
- * values per quote; their long divisions, of numbers of hundreds of bits, were a tenth of its time.
+ * margin round down to the same whole number, that number is the exact floor, returned as it is. Otherwise the floor
+ * is the lower end's or the next number up, n, and only a comparison of products can tell: -n is returned (a value
+ * is never negative, and n is at least 1). NaN when doubles cannot hold the figures (a price past a double's range, a
+ * value over MAX_ESTIMATE). GET /quote writes four dollar values per quote; their long divisions, of numbers of
+ * hundreds of bits, were a tenth of its time.
  */
-function nearMicros(wei: bigint, price: MicroPrice): { floor: number; certain: boolean } | undefined {
+function nearMicros(wei: bigint, price: MicroPrice): number {
   let ratio = ratios.get(price);
   if (ratio === undefined) {
     const num = Number(price.num);
@@ -105,13 +106,14 @@ function nearMicros(wei: bigint, price: MicroPrice): { floor: number; certain: b
     ratio = Number.isFinite(num) && Number.isFinite(den) && den > 0 ? num / den : Number.NaN;
     ratios.set(price, ratio);
   }
-  if (!(ratio >= 0) || wei < 0n) return undefined;
+  if (!(ratio >= 0) || wei < 0n) return Number.NaN;
   const estimate = Number(wei) * ratio;
-  if (!(estimate < MAX_ESTIMATE)) return undefined;
+  if (!(estimate < MAX_ESTIMATE)) return Number.NaN;
   const margin = estimate * RELATIVE_MARGIN;
   const floor = Math.floor(estimate - margin);
-  // Below MAX_ESTIMATE the ends are at most one apart.
-  return { floor: Math.max(floor, 0), certain: floor === Math.floor(estimate + margin) };
+  // Below MAX_ESTIMATE the ends are at most one apart. A lower end of -1 returns -0, read as a certain 0: the upper
+  // end is then below 1, and so is the value.
+  return floor === Math.floor(estimate + margin) ? floor : -(floor + 1);
 }
 
 /** `formatDecimalAmount(BigInt(micros), USD_DECIMALS)` for a whole number of micro-dollars below 2^53. */
