@@ -17,6 +17,7 @@ import { indexerBench } from './indexerBench';
 import { launchBench } from './launchBench';
 import { loadMix } from './loadMix';
 import { quoteVsBare } from './quoteVsBare';
+import { quoteWork } from './quoteWork';
 import { type BenchResult, formatTable, writeMarkdown, writeResults } from './report';
 import { serveColdStart } from './serveColdStart';
 import { tradingBench } from './tradingBench';
@@ -34,6 +35,8 @@ const BENCHMARKS: readonly Benchmark[] = [
   botStream,
   bscCadence,
   headEventsBench,
+  // Beside quote-vs-bare: where its gap comes from.
+  quoteWork,
   // Last: it takes both cores (the servers it compares and its load generator, each in processes of their own).
   quoteVsBare,
 ];
