@@ -11,20 +11,24 @@ export interface InitializedTick {
   liquidityNet: bigint;
 }
 
+/**
+ * A pool at one moment. Never changed once made, only replaced (applyPoolEvents makes the next one): swaps cache what
+ * they work out from a state by the state itself (fullSteps.ts).
+ */
 export interface PoolState {
   /** slot0.sqrtPriceX96 (uint160, Q64.96). */
-  sqrtPriceX96: bigint;
+  readonly sqrtPriceX96: bigint;
   /**
    * slot0.tick as the pool stores it, not recomputed from the price: after a swap down to exactly an initialized
    * tick the pool sits one tick below it, and the next swap starts from there.
    */
-  tick: number;
+  readonly tick: number;
   /** Liquidity in range (uint128). */
-  liquidity: bigint;
+  readonly liquidity: bigint;
   /** Fee in pips (1,000,000 = 100%): 100, 500, 2500 or 10000. */
-  fee: number;
+  readonly fee: number;
   /** 1, 10, 50 or 200 for the tiers above. */
-  tickSpacing: number;
+  readonly tickSpacing: number;
   /** Every initialized tick, sorted ascending by index, no duplicates. */
-  ticks: readonly InitializedTick[];
+  readonly ticks: readonly InitializedTick[];
 }
