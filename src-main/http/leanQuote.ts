@@ -186,8 +186,9 @@ function queryReader(): (search: string) => QuoteQuery | Refused | undefined {
     }
     last = { before, after, others };
     const value = search.slice(start, end);
-    if (!PLAIN_VALUE.test(value)) return undefined;
-    return withAmount(others, value) ?? readWhole(search, undefined);
+    // withAmount is undefined for a value that is not plain (left to the app) or that the schema refuses (read whole,
+    // for the route's own error).
+    return withAmount(others, value) ?? (PLAIN_VALUE.test(value) ? readWhole(search, undefined) : undefined);
   };
 }
 

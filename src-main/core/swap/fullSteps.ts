@@ -50,7 +50,8 @@ const fullStepsByPool = new WeakMap<PoolState, [FullSteps | undefined, FullSteps
 /**
  * Moves `walk` over the steps of `pool` that its amount fills whole, from the state's cached full steps: a compare and
  * a subtraction each, where the loop computes two or three sqrt-price deltas. The same wei as the loop: a step the
- * amount fills leaves exactly what the loop would leave. Returns the first step it does not fill, when cached.
+ * amount fills leaves exactly what the loop would leave. Returns the first step it does not fill, when cached (so
+ * never once the amount is used up).
  */
 export function skipFullSteps(
   pool: PoolState,

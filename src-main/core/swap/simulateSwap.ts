@@ -56,9 +56,10 @@ export function simulateSwap(
   const walk = startWalk(pool, zeroForOne, amountSpecified);
   // With the default limit, the steps the amount fills whole are the pool state's own, worked out once (fullSteps).
   if (sqrtPriceLimitX96 === undefined) {
-    // The first step it does not fill is cached too: its way to the target need not be worked out again.
+    // The first step it does not fill is cached too (given only while some amount is left): its way to the target
+    // need not be worked out again.
     const unfilled = skipFullSteps(pool, zeroForOne, exactInput, walk);
-    if (unfilled !== undefined && walk.remaining !== 0n) {
+    if (unfilled !== undefined) {
       const toTarget = exactInput ? unfilled.inputWithFee - unfilled.fee : unfilled.output;
       step(pool, zeroForOne, limit, exactInput, walk, toTarget);
     }
