@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { TokenInfo } from '../api/tokens';
+import { formatPct } from '../format';
 import { Amount } from '../ui/Amount';
 import { cn } from '../ui/cn';
 import type { QuoteState } from './useTokenQuote';
@@ -13,12 +14,6 @@ export type ImpactTier = 'low' | 'warn' | 'high';
 export function impactTier(pct: number): ImpactTier {
   if (pct > IMPACT_CONFIRM_PCT) return 'high';
   return pct > IMPACT_WARN_PCT ? 'warn' : 'low';
-}
-
-/** "23.4%", "0.05%", "<0.01%": a few digits, never a long float. */
-export function formatPct(pct: number): string {
-  if (pct > 0 && pct < 0.01) return '<0.01%';
-  return `${pct.toLocaleString('en-US', { maximumFractionDigits: pct >= 100 ? 0 : 2 })}%`;
 }
 
 function Row({ label, children, className }: { label: ReactNode; children: ReactNode; className?: string }) {

@@ -1,5 +1,6 @@
 import type { Side, TradeQuote } from '../api/tokens';
-import { formatPct, type ImpactTier } from './TokenQuoteView';
+import { formatPct } from '../format';
+import type { ImpactTier } from './TokenQuoteView';
 
 /**
  * The price impact spelled out when it is large: amber from 5%, and from 15% a red box whose tick the trade needs

@@ -1,6 +1,7 @@
 import type { Side, TradeQuote } from '../api/tokens';
+import { formatPct } from '../format';
 import { Button } from '../ui/Button';
-import { formatPct, type ImpactTier } from './TokenQuoteView';
+import type { ImpactTier } from './TokenQuoteView';
 
 /**
  * The button that builds the trade and takes it to the review. It says what the wallet lacks before anything is
