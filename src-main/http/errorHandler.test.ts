@@ -41,3 +41,18 @@ it('keeps the code of its own errors and logs their cause, without sending it', 
   expect(await answer.text()).not.toContain('did not answer');
   expect(log).toEqual(['CHAIN_UNREACHABLE GET /known: the node did not answer']);
 });
+
+it("keeps the frames of the errors it logs, and makes none for a refusal it only answers", () => {
+  const frames = (error: Error) => (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).length;
+  // Logged with their frames (see errorAnswer): a failure of ours, and any error with a cause underneath.
+  expect(frames(new ApiError('INTERNAL', 'the store broke'))).toBeGreaterThan(0);
+  expect(frames(new ApiError('CHAIN_UNREACHABLE', 'the pool could not be read'))).toBeGreaterThan(0);
+  expect(frames(new ApiError('INVALID_AMOUNT', 'amount is not a number', { cause: rpcDown }))).toBeGreaterThan(0);
+  // A refusal of the caller's request is answered, never logged: V8 capturing its frames was most of its cost.
+  const refused = new ApiError('RATE_LIMITED', 'more than 120 quotes from 127.0.0.1 in the last minute');
+  expect(frames(refused)).toBe(0);
+  expect(refused.stack).toBe('ApiError: more than 120 quotes from 127.0.0.1 in the last minute');
+  expect(frames(new ApiError('INVALID_AMOUNT', 'amount is not a number'))).toBe(0);
+  // And other errors made after it keep theirs.
+  expect(frames(new Error('after'))).toBeGreaterThan(0);
+});

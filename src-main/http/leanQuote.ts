@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type QuoteQuery, QuoteQuerySchema } from '../../src-shared/schema/quote';
+import { ApiError } from '../core/errors';
 import type { Logger } from '../log/createLogger';
 import type { QuoteService } from '../services/quoteService';
 import type { TokenRegistry } from '../services/tokenRegistry';
@@ -74,8 +75,15 @@ export function leanQuote(
     let query: QuoteQuery;
     // Set once the quote is counted; a refusal by the limiter carries its own fields (errorAnswer sends them).
     let left: string | undefined;
+    if (limiter) {
+      const counted = limiter.count(req.socket.remoteAddress ?? 'unknown');
+      if (counted instanceof ApiError) {
+        fail(res, counted, undefined);
+        return true;
+      }
+      left = counted;
+    }
     try {
-      if (limiter) left = limiter.take(req.socket.remoteAddress ?? 'unknown');
       query = read instanceof Refused ? readWith(QuoteQuerySchema, read.raw) : read;
       const token = tokens.peek(query.token);
       const quote = token && quotes.quoteNow(tradeRequestFor(query, token));

@@ -55,6 +55,22 @@ describe('RateLimiter', () => {
     expect(limits.take('::1')).toBe('"quotes";r=0;t=15');
   });
 
+  it('returns from count the refusal take throws, and counts alike', () => {
+    const { limits, advance } = limiter(2);
+    expect(limits.count('::1')).toBe('"quotes";r=1;t=60');
+    advance(15_000);
+    expect(limits.take('::1')).toBe('"quotes";r=0;t=45');
+    advance(1_000);
+    const returned = limits.count('::1');
+    const thrown = refusal(() => limits.take('::1'));
+    expect(returned).toBeInstanceOf(ApiError);
+    expect(returned).toEqual(thrown);
+    expect((returned as ApiError).headers).toEqual(thrown.headers);
+    expect((returned as ApiError).retryAfterSeconds).toBe(44);
+    advance(44_000);
+    expect(limits.count('::1')).toBe('"quotes";r=0;t=15');
+  });
+
   it("counts each address on its own, and a budgeted key by itself: the key's address keeps its budget", () => {
     const { limits } = limiter(2);
     expect(limits.take('127.0.0.1')).toBe('"quotes";r=1;t=60');

@@ -96,6 +96,16 @@ export class RateLimiter {
    * @example limiter.take('127.0.0.1', APP_PAGE) // '"quotes";r=119;t=60', whatever 127.0.0.1 spent
    */
   take(address: string, own?: OwnBudget): string {
+    const counted = this.count(address, own);
+    if (counted instanceof ApiError) throw counted;
+    return counted;
+  }
+
+  /**
+   * `take`, with the refusal returned instead of thrown: for a caller that answers it there and then (GET /quote's
+   * lean route), where throwing it cost as much again as making it.
+   */
+  count(address: string, own?: OwnBudget): string | ApiError {
     const time = this.now();
     const key = isAppPage(own) ? undefined : own;
     const client = isAppPage(own) ? APP_CLIENT : key ? key.id : address;
@@ -110,7 +120,7 @@ export class RateLimiter {
     if (expired > 0) recent.splice(0, expired);
     if (recent.length >= perMinute) {
       const retryAfter = secondsLeft(recent[0] ?? time, time);
-      throw new ApiError(
+      return new ApiError(
         'RATE_LIMITED',
         `more than ${perMinute} ${this.what} ${whose(address, own)} in the last minute`,
         {
