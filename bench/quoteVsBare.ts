@@ -294,7 +294,16 @@ export const quoteVsBare: Benchmark = {
           // bring on (the 30% of holdTickRecordShape) went unseen.
           process.stderr.write(`quote-vs-bare: the servers sit idle for ${IDLE_S} s before the load\n`);
           await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
-          const order = [ceiling, bareOfQuote, bareOfQuoteInTurn, distinct, repeated, limited, settings, bareOfSettings];
+          const order = [
+            ceiling,
+            bareOfQuote,
+            bareOfQuoteInTurn,
+            distinct,
+            repeated,
+            limited,
+            settings,
+            bareOfSettings,
+          ];
           const measured = await measureInTurn(order, generator.load);
           const of = (t: Target) => measured.get(t) as Measured;
           const rows = order.flatMap((t) => rowsOf(t, of(t)));

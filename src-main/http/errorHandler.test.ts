@@ -42,7 +42,7 @@ it('keeps the code of its own errors and logs their cause, without sending it', 
   expect(log).toEqual(['CHAIN_UNREACHABLE GET /known: the node did not answer']);
 });
 
-it("keeps the frames of the errors it logs, and makes none for a refusal it only answers", () => {
+it('keeps the frames of the errors it logs, and makes none for a refusal it only answers', () => {
   const frames = (error: Error) => (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line)).length;
   // Logged with their frames (see errorAnswer): a failure of ours, and any error with a cause underneath.
   expect(frames(new ApiError('INTERNAL', 'the store broke'))).toBeGreaterThan(0);
