@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +7,7 @@ import { testAccounts } from '../../src-main/chain/devnet/testAccounts';
 import { rawCid } from '../../src-main/core/media/cid';
 import { launchThroughApi, type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
-import { launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
+import { ARTIFACTS, inEveryLook, launchChromium, openApp, screenshot, webUiOptions } from '../support/webUi';
 
 /** A 2x2 PNG, so a loaded logo has a width. */
 const LOGO = new Uint8Array(
@@ -132,6 +133,10 @@ describe('token page', () => {
     await page.getByTestId('token-share-none-no-explorer').waitFor();
     await page.getByTestId('token-share').click();
     await screenshot(page, 'token-first-buy');
+    // The chart of one trade: a flat price with the last price's label among the axis's ticks.
+    await inEveryLook(page, ({ width, colorScheme }) =>
+      page.getByTestId('price-chart').screenshot({ path: join(ARTIFACTS, `token-chart-${width}-${colorScheme}.png`) }),
+    );
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -13,7 +13,7 @@ import { formatUnits } from 'viem';
 import { readerLocale } from '../../../src-shared/format/locale';
 import { formatAmount } from '../../../src-shared/format/numbers';
 import type { TokenTrade } from '../api/tokens';
-import { chartMinMove, chartPriceText } from './chartPrice';
+import { chartMinMove, chartPriceText, clearOfLastPrice, distinctTickLabels } from './chartPrice';
 import { tradePriceWei } from './tokenDayStats';
 
 /** Below this many trades a line of each trade reads better than candles. */
@@ -127,19 +127,28 @@ function chartOptions() {
   };
 }
 
-/** The axis and crosshair prices in the app's number form, with the step the prices shown need. */
-function priceFormatFor(points: PricePoint[]) {
+/**
+ * How near the last price's label a tick label may sit, in pixels: half the label's box (the font and its padding)
+ * and half a tick's text, at the chart's 11 px font.
+ */
+const LAST_LABEL_CLEARANCE = 15;
+
+/**
+ * The axis and crosshair prices in the app's number form, with the step the prices shown need; the tick the last
+ * price's label would half cover is left out (see clearOfLastPrice).
+ */
+function priceFormatFor(points: PricePoint[], series: ISeriesApi<'Candlestick'> | ISeriesApi<'Line'>) {
+  const lastPrice = points[points.length - 1]?.price;
   return {
     type: 'custom' as const,
     formatter: (price: number) => chartPriceText(price, 6),
-    // Axis labels get as many digits as it takes to tell them apart, from four.
-    tickmarksFormatter: (prices: number[]) => {
-      for (let significant = 4; significant < 9; significant++) {
-        const labels = prices.map((price) => chartPriceText(price, significant));
-        if (new Set(labels).size === labels.length) return labels;
-      }
-      return prices.map((price) => chartPriceText(price, 9));
-    },
+    tickmarksFormatter: (prices: number[]) =>
+      clearOfLastPrice(
+        distinctTickLabels(prices),
+        prices.map((price) => series.priceToCoordinate(price)),
+        lastPrice === undefined ? null : series.priceToCoordinate(lastPrice),
+        LAST_LABEL_CLEARANCE,
+      ),
     minMove: chartMinMove(points.map((point) => point.price)),
   };
 }
@@ -227,7 +236,7 @@ export function PriceChart({
   useEffect(() => {
     const shown = series.current;
     if (!shown || points.length === 0) return;
-    shown.api.applyOptions({ priceFormat: priceFormatFor(points) });
+    shown.api.applyOptions({ priceFormat: priceFormatFor(points, shown.api) });
     if (asCandles) (shown.api as ISeriesApi<'Candlestick'>).setData(candles(points).data);
     else (shown.api as ISeriesApi<'Line'>).setData(linePoints(points));
     if (!shown.fitted) {
