@@ -1,6 +1,5 @@
 import { formatAmount, formatUsd } from '../../../src-shared/format/numbers';
 import { formatAge, formatLocalTime } from '../../../src-shared/format/times';
-import { apiBase } from '../api/apiBase';
 import { priceUsd, type UsdPerUnit } from '../api/dollars';
 import type { LaunchListItem } from '../api/launches';
 import type { TokenTrades } from '../api/tokens';
@@ -10,20 +9,6 @@ import { useLaunchMarket } from './LaunchListCaps';
 import { ChangeText } from './PriceChange';
 import { opensOnClick, TokenNameCell } from './TokenNameCell';
 import { type DayStats, dayVolumeText, TRADES_READ } from './tokenDayStats';
-
-/**
- * Only logos the service stored and serves from its `/media`: the CSP allows no other image origin, and the service
- * fetches and checks every remote logo before it names one.
- */
-export function loadableLogo(image: string | null): string | null {
-  if (!image) return null;
-  try {
-    const url = new URL(image);
-    return url.origin === new URL(apiBase).origin && url.pathname.startsWith('/media/') && !url.search ? image : null;
-  } catch {
-    return null;
-  }
-}
 
 /** A fee tier as people write it: 10000 → "1%", 2500 → "0.25%". */
 export function feeTierText(feeTier: number): string {

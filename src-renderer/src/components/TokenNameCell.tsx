@@ -1,7 +1,7 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { Link } from '../router/Link';
 import { TokenLogo } from '../ui/TokenLogo';
-import { loadableLogo } from './LaunchListRow';
+import { loadableLogo } from './loadableLogo';
 
 /**
  * A token list's first cell: logo, the name as the link to its page, and the symbol with `children` under it. The

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Address } from 'viem';
 import { formatLocalTime } from '../../../src-shared/format/times';
 import { ActionProgressView } from '../components/ActionProgressView';
-import { loadableLogo } from '../components/LaunchListRow';
+import { loadableLogo } from '../components/loadableLogo';
 import { shortAddress } from '../format';
 import { Link } from '../router/Link';
 import { Amount, Usd } from '../ui/Amount';
