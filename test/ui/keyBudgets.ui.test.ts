@@ -6,7 +6,15 @@ import { type TestAccount, testAccounts } from '../../src-main/chain/devnet/test
 import { DEFAULT_RATE_LIMITS } from '../../src-main/http/createApp';
 import { describeViolations, seriousViolations, type Violation } from '../support/accessibility';
 import { startTestService, type TestService } from '../support/startTestService';
-import { ARTIFACTS, approveReview, importLocalKey, launchChromium, openApp, webUiOptions } from '../support/webUi';
+import {
+  ARTIFACTS,
+  approveReview,
+  importLocalKey,
+  inEveryLook,
+  launchChromium,
+  openApp,
+  webUiOptions,
+} from '../support/webUi';
 
 /**
  * The API keys page as the app's owner uses it to give a bot a budget of its own: made with the key, shown when it is
@@ -15,11 +23,6 @@ import { ARTIFACTS, approveReview, importLocalKey, launchChromium, openApp, webU
  */
 const ME = testAccounts()[11] as TestAccount;
 const WAIT = { timeout: 15_000, interval: 100 };
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-];
-const THEMES = ['light', 'dark'] as const;
 /** Listing the keys before this browser signs in is answered 401, which is how the page learns to offer it. */
 const SIGN_IN_PROMPT = 'Failed to load resource: the server responded with a status of 401 (Unauthorized)';
 
@@ -55,7 +58,7 @@ async function createKey(page: Page, label: string, budget?: { quotes: string; b
 }
 
 it("gives a key a budget of its own in the app: shown when made and in the list, and spent by the key's requests", async () => {
-  const { page, errors } = await openApp(browser, service.origin, '/', { viewport: SIZES[0] });
+  const { page, errors } = await openApp(browser, service.origin, '/', { viewport: { width: 1440, height: 900 } });
   try {
     await importLocalKey(page, service.origin, ME);
     await testId(page, 'nav-keys').click();
@@ -108,21 +111,15 @@ it("gives a key a budget of its own in the app: shown when made and in the list,
     await testId(page, 'key-budget-on').check();
     mkdirSync(join(ARTIFACTS, 'screens'), { recursive: true });
     const found: Violation[] = [];
-    for (const colorScheme of THEMES) {
-      for (const viewport of SIZES) {
-        await page.setViewportSize(viewport);
-        await page.emulateMedia({ colorScheme });
-        await page.screenshot({
-          path: join(ARTIFACTS, 'screens', `keys-budget-${viewport.width}-${colorScheme}.png`),
-          fullPage: true,
-          // Finished, not caught halfway: the ghost buttons fade between themes.
-          animations: 'disabled',
-        });
-        for (const violation of await seriousViolations(page)) {
-          found.push({ ...violation, where: [`${colorScheme} ${viewport.width}`] });
-        }
+    await inEveryLook(page, async ({ width, colorScheme }) => {
+      await page.screenshot({
+        path: join(ARTIFACTS, 'screens', `keys-budget-${width}-${colorScheme}.png`),
+        fullPage: true,
+      });
+      for (const violation of await seriousViolations(page)) {
+        found.push({ ...violation, where: [`${colorScheme} ${width}`] });
       }
-    }
+    });
     expect(found, describeViolations(found)).toEqual([]);
     expect(errors.filter((error) => error !== SIGN_IN_PROMPT)).toEqual([]);
   } finally {

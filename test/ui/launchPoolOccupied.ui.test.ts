@@ -29,6 +29,7 @@ import {
   ARTIFACTS,
   approveReview,
   importLocalKey,
+  inEveryLook,
   launchChromium,
   openApp,
   webUiOptions,
@@ -268,23 +269,14 @@ describe('a launch whose pool someone priced first', () => {
       await elsewhere.page.close();
 
       mkdirSync(join(ARTIFACTS, 'screens'), { recursive: true });
-      for (const viewport of [
-        { width: 1440, height: 900 },
-        { width: 1024, height: 700 },
-      ]) {
-        for (const colorScheme of ['light', 'dark'] as const) {
-          await page.setViewportSize(viewport);
-          await page.emulateMedia({ colorScheme });
-          await panel.scrollIntoViewIfNeeded();
-          await page.screenshot({
-            path: join(ARTIFACTS, 'screens', `launch-pool-occupied-${viewport.width}-${colorScheme}.png`),
-            // The theme just switched: colours shown as they settle, not half-way through their transition.
-            animations: 'disabled',
-          });
-          const violations = await seriousViolations(page);
-          expect(violations, describeViolations(violations)).toEqual([]);
-        }
-      }
+      await inEveryLook(page, async ({ width, colorScheme }) => {
+        await panel.scrollIntoViewIfNeeded();
+        await page.screenshot({
+          path: join(ARTIFACTS, 'screens', `launch-pool-occupied-${width}-${colorScheme}.png`),
+        });
+        const violations = await seriousViolations(page);
+        expect(violations, describeViolations(violations)).toEqual([]);
+      });
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.emulateMedia({ colorScheme: 'light' });
 

@@ -12,6 +12,7 @@ import {
   ARTIFACTS,
   approveReview,
   importLocalKey,
+  inEveryLook,
   launchChromium,
   openApp,
   screenshot,
@@ -153,20 +154,12 @@ describe('the launch wizard in market-cap terms', () => {
     expect(await testId('launch-success-no-link-why').textContent()).toContain('public base of shared links');
     await testId('launch-success-no-link-no-explorer').waitFor();
     expect(await testId('launch-success').innerHTML()).not.toMatch(/127\.0\.0\.1|localhost|launchpad-companion:/);
-    for (const viewport of [
-      { width: 1440, height: 900 },
-      { width: 1024, height: 700 },
-    ]) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.setViewportSize(viewport);
-        await page.emulateMedia({ colorScheme });
-        await page.waitForTimeout(400);
-        await page.screenshot({
-          path: join(ARTIFACTS, 'screens', `launch-success-no-link-base-${viewport.width}-${colorScheme}.png`),
-          fullPage: true,
-        });
-      }
-    }
+    await inEveryLook(page, ({ width, colorScheme }) =>
+      page.screenshot({
+        path: join(ARTIFACTS, 'screens', `launch-success-no-link-base-${width}-${colorScheme}.png`),
+        fullPage: true,
+      }),
+    );
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: 'light' });
     // A successful launch clears the draft.

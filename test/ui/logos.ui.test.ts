@@ -12,7 +12,7 @@ import { HEADLESS_DEFAULTS, readConfig } from '../../src-main/config/readConfig'
 import { rawCid } from '../../src-main/core/media/cid';
 import { type ServiceDrivers, serviceDrivers } from '../support/serviceDrivers';
 import { startTestService, type TestService } from '../support/startTestService';
-import { ARTIFACTS, launchChromium, openApp, webUiOptions } from '../support/webUi';
+import { ARTIFACTS, EVERY_LOOK, launchChromium, openApp, webUiOptions } from '../support/webUi';
 
 /** A 2x2 PNG, so a loaded logo has a width. */
 const LOGO = new Uint8Array(
@@ -149,20 +149,15 @@ it('shows in Settings where the log file is, with a button that copies its path'
   expect(errors).toEqual([]);
   await page.close();
   // The row as a person sees it, at both window sizes, light and dark.
-  for (const viewport of [
-    { width: 1440, height: 900 },
-    { width: 1024, height: 700 },
-  ]) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      const look = await openApp(browser, service.origin, '/settings', { viewport, colorScheme });
-      const row = look.page.getByTestId('app-log-file');
-      await expect.poll(() => row.textContent()).toBe(LOG_FILE);
-      await row.scrollIntoViewIfNeeded();
-      // Colours ease in over 150 ms: the screenshot shows them settled, not mid-transition.
-      await look.page.waitForTimeout(400);
-      await look.page.screenshot({ path: join(ARTIFACTS, `settings-log-file-${viewport.width}-${colorScheme}.png`) });
-      expect(look.errors).toEqual([]);
-      await look.page.close();
-    }
+  for (const { width, height, colorScheme } of EVERY_LOOK) {
+    const look = await openApp(browser, service.origin, '/settings', { viewport: { width, height }, colorScheme });
+    const row = look.page.getByTestId('app-log-file');
+    await expect.poll(() => row.textContent()).toBe(LOG_FILE);
+    await row.scrollIntoViewIfNeeded();
+    // Colours ease in over 150 ms: the screenshot shows them settled, not mid-transition.
+    await look.page.waitForTimeout(400);
+    await look.page.screenshot({ path: join(ARTIFACTS, `settings-log-file-${width}-${colorScheme}.png`) });
+    expect(look.errors).toEqual([]);
+    await look.page.close();
   }
 });
