@@ -274,6 +274,8 @@ describe('the offline inspector page', () => {
       expect(await page.getByTestId('inspect-check-value-matches').getAttribute('class')).toBe('check-failed');
       await page.getByTestId('inspect-input').fill('{"not": "a build"');
       await page.getByTestId('inspect-error').waitFor();
+      // Offline longer than the alerts poll's turn (1.5 s): a page that asked the service now would log a failed load.
+      await page.waitForTimeout(2000);
     } finally {
       await page.context().setOffline(false);
     }

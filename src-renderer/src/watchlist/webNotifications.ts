@@ -55,6 +55,11 @@ export function useWebNotifications(): void {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
+      // Offline, as the browser knows it: no request that can only fail (and log a failed load) until it is back.
+      if (!navigator.onLine) {
+        timer = setTimeout(() => void poll(), POLL_MS);
+        return;
+      }
       try {
         const feed = await fetchAlerts(after ?? undefined);
         if (stopped) return;
