@@ -11,7 +11,7 @@ import {
 } from './sqrtPriceMath';
 
 /** Fees are in pips: hundredths of a basis point, so 1,000,000 is 100% and 2,500 is 0.25%. */
-const PIPS = 1_000_000n;
+export const PIPS = 1_000_000n;
 
 export interface SwapStep {
   /** Where the price stops: the target, or short of it when the amount runs out. */

@@ -5,7 +5,8 @@
  */
 
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from '../math/tickMath';
-import { MAX_INT256 } from './fullMath';
+import { PIPS } from './computeSwapStep';
+import { divRoundingUp, MAX_INT256 } from './fullMath';
 import type { PoolState } from './poolState';
 import { startWalk, step, type Walk } from './swapWalk';
 
@@ -41,7 +42,6 @@ interface FullSteps {
   frontier: Walk | undefined;
 }
 
-const PIPS = 1_000_000n;
 /** Steps kept per state and direction: past them, a swap walks on step by step. */
 const MAX_FULL_STEPS = 64;
 /** By pool state (states are never changed, only replaced: applyPoolEvents) and direction: [up, down]. */
@@ -117,7 +117,7 @@ function extend(pool: PoolState, zeroForOne: boolean, cached: FullSteps): FullSt
   const input = MAX_INT256 - walk.remaining;
   const inputNet = input - walk.feeAmount;
   const feeRest = PIPS - BigInt(pool.fee);
-  const inputToFill = (inputNet * PIPS + feeRest - 1n) / feeRest;
+  const inputToFill = divRoundingUp(inputNet * PIPS, feeRest);
   // A step the amount did not carry to its target is not full: the loop takes it, and every one after it.
   if (!reached || inputToFill > MAX_INT256) {
     cached.frontier = undefined;

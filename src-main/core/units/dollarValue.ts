@@ -67,7 +67,7 @@ export function usdMicros(wei: bigint, price: MicroPrice | null): bigint | null 
 export function usdText(wei: bigint, price: MicroPrice | null): string | null {
   if (price === null) return null;
   const micros = nearMicros(wei, price);
-  if (Number.isNaN(micros)) return formatDecimalAmount((wei * price.num) / price.den, USD_DECIMALS);
+  if (Number.isNaN(micros)) return formatDecimalAmount(usdMicros(wei, price) as bigint, USD_DECIMALS);
   if (micros >= 0) return microsText(micros);
   // Within the estimate's error of a whole number: which side of it the value lies on, exactly.
   const whole = -micros;
